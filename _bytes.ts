@@ -1,0 +1,29 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+/**
+ * The bytes of a decoder input as a plain `Uint8Array` over the same memory (no copy): a
+ * `Uint8Array` as is, a subclass such as Node's `Buffer` or any other ArrayBufferView re-viewed,
+ * an ArrayBuffer wrapped. Decoded binary values are views of this, so they are plain
+ * `Uint8Array`s too.
+ */
+export function toBytes(source: unknown): Uint8Array {
+  if (source instanceof Uint8Array) {
+    return source.constructor === Uint8Array
+      ? source
+      : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+  }
+  if (ArrayBuffer.isView(source)) {
+    return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+  }
+  if (
+    source instanceof ArrayBuffer ||
+    (typeof SharedArrayBuffer === "function" && source instanceof SharedArrayBuffer)
+  ) {
+    return new Uint8Array(source);
+  }
+  const kind = source !== null && typeof source === "object"
+    ? (source.constructor?.name ?? "object")
+    : typeof source;
+  throw new TypeError(`Source must be a Uint8Array or Buffer but was a ${kind}`);
+}

@@ -1,0 +1,916 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+// The MessagePack reader. For speed the state of the decode in progress lives in module-level
+// variables (source, position, end, the instance's settings); a decode that starts while another
+// is running (an extension or `getStructures` calling `unpack`) saves them and restores them when
+// it ends. Everything that belongs to an instance (settings, record table, extensions) is reached
+// through the `DecodeContext` the instance passes in, so instances never affect each other.
+
+import { C1 } from "./_c1.ts";
+import { DecodeError, IncompleteDataError } from "./_errors.ts";
+import type { Extension, ExtensionRegistry } from "./_extensions.ts";
+import { DECIMAL_MULTIPLIERS } from "./_float32.ts";
+import { createRecordType, type RecordType } from "./_record_reader.ts";
+import { RecordTable } from "./_record_table.ts";
+import { decodeBigIntPayload } from "./_bigint_ext.ts";
+import { decodeTimestamp } from "./_timestamp.ts";
+import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
+import { decodeShortAscii, decodeUtf8, textDecoder } from "./_utf8.ts";
+import { readKeyCached } from "./_key_cache.ts";
+import type { Structure } from "./_options.ts";
+
+/** How 64-bit integers decode: 0 bigint, 1 number, 2 string, 3 auto. */
+export type Int64Mode = 0 | 1 | 2 | 3;
+
+/** Everything a decode needs from the instance that runs it. */
+export interface DecodeContext {
+  readonly mapsAsObjects: boolean;
+  readonly int64: Int64Mode;
+  readonly roundFloat32: boolean;
+  readonly copyBuffers: boolean;
+  /** `structuredClone: false` was given: reference extensions are errors. */
+  readonly rejectReferences: boolean;
+  readonly freezeData: boolean;
+  readonly allowArraysInMapKeys: boolean;
+  readonly maxDepth: number;
+  readonly compileReaders: boolean;
+  /** Definitions persist between top-level values (`sequential`). */
+  readonly sequential: boolean;
+  /** `unpackMultiple` keeps definitions between calls (msgpackr: when `structures` is set). */
+  readonly persistInMultiple: boolean;
+  readonly records: RecordTable;
+  readonly extensions: ExtensionRegistry;
+}
+
+/** Strings longer than this many bytes go to `TextDecoder`; shorter ones are decoded in JS. */
+const TEXT_DECODER_THRESHOLD = 64;
+
+// ---- state of the decode in progress -----------------------------------------------------------
+
+let src: Uint8Array = new Uint8Array(0);
+let srcEnd = 0;
+let position = 0;
+/** `true` while a decode runs; a decode that starts meanwhile saves and restores the state. */
+let decoding = false;
+let view: DataView | null = null;
+let viewSource: Uint8Array | null = null;
+let context: DecodeContext;
+let recordTypes: (RecordType | undefined)[] = [];
+let extensionDecoders: readonly (Extension | undefined)[] = [];
+/** Elements that arrays and records may still pre-allocate: each needs at least one byte. */
+let budget = 0;
+let depth = 0;
+let bundle: StringBundle | null = null;
+let references: Map<number, Reference> | null = null;
+
+interface StringBundle {
+  /** Strings with non-ASCII characters (referenced by `c1` + a negative or zero count). */
+  readonly nonAscii: string;
+  /** Pure-ASCII strings (referenced by `c1` + a positive count). */
+  readonly ascii: string;
+  nonAsciiPosition: number;
+  asciiPosition: number;
+  /** Where reading continues once the top-level value is done: after the bundle's strings. */
+  readonly end: number;
+}
+
+interface Reference {
+  target: unknown;
+  used: boolean;
+}
+
+// ---- errors ------------------------------------------------------------------------------------
+
+/** The input ends before the value: `needEnd` is the least end offset a length header promised. */
+function incomplete(needEnd?: number): IncompleteDataError {
+  const missing = needEnd !== undefined && needEnd > srcEnd && position <= srcEnd
+    ? needEnd - srcEnd
+    : undefined;
+  const detail = missing === undefined ? "" : `: ${missing} more bytes needed`;
+  return new IncompleteDataError(
+    `Unexpected end of MessagePack data at offset ${Math.min(position, srcEnd)}${detail}`,
+    Math.min(position, srcEnd),
+    missing,
+  );
+}
+
+function invalid(message: string, offset: number): DecodeError {
+  return new DecodeError(`${message} at offset ${offset}`, offset);
+}
+
+function dataView(): DataView {
+  if (viewSource !== src) {
+    view = new DataView(src.buffer, src.byteOffset, src.byteLength);
+    viewSource = src;
+  }
+  return view!;
+}
+
+// ---- the reader --------------------------------------------------------------------------------
+
+/** Reads one value at `position`. */
+export function read(): unknown {
+  const token = src[position++];
+  if (token < 0xa0) {
+    if (token < 0x80) {
+      if (token < 0x40) return token; // positive fixint
+      return readRecordOrInteger(token); // 0x40..0x7f: record id, or fixint when none is defined
+    }
+    if (token < 0x90) return readMap(token - 0x80); // fixmap
+    return readArray(token - 0x90); // fixarray
+  }
+  if (token < 0xc0) return readString(token - 0xa0); // fixstr
+  if (token >= 0xe0) return token - 0x100; // negative fixint
+  return readTyped(token);
+}
+
+/** Formats 0xc0..0xdf (and a missing token past the end). */
+function readTyped(token: number): unknown {
+  let length: number;
+  const offset = position - 1;
+  switch (token) {
+    case 0xc0:
+      return null;
+    case 0xc1:
+      return bundle === null ? C1 : readBundledString();
+    case 0xc2:
+      return false;
+    case 0xc3:
+      return true;
+    case 0xc4: // bin8
+      return readBinary(readLength1());
+    case 0xc5: // bin16
+      return readBinary(readLength2());
+    case 0xc6: // bin32
+      return readBinary(readLength4());
+    case 0xc7: // ext8
+      return readExtension(readLength1(), offset);
+    case 0xc8: // ext16
+      return readExtension(readLength2(), offset);
+    case 0xc9: // ext32
+      return readExtension(readLength4(), offset);
+    case 0xca: // float32
+      return readFloat32();
+    case 0xcb: { // float64
+      if (position + 8 > srcEnd) throw incomplete(position + 8);
+      const value = dataView().getFloat64(position);
+      position += 8;
+      return value;
+    }
+    case 0xcc: // uint8
+      return src[position++];
+    case 0xcd: // uint16
+      length = (src[position] << 8) | src[position + 1];
+      position += 2;
+      return length;
+    case 0xce: // uint32
+      length = src[position] * 0x1000000 +
+        ((src[position + 1] << 16) | (src[position + 2] << 8) | src[position + 3]);
+      position += 4;
+      return length;
+    case 0xcf: // uint64
+      return readInt64(false);
+    case 0xd0: // int8
+      return (src[position++] << 24) >> 24;
+    case 0xd1: // int16
+      length = ((src[position] << 24) >> 16) | src[position + 1];
+      position += 2;
+      return length;
+    case 0xd2: // int32
+      length = (src[position] << 24) | (src[position + 1] << 16) | (src[position + 2] << 8) |
+        src[position + 3];
+      position += 4;
+      return length;
+    case 0xd3: // int64
+      return readInt64(true);
+    case 0xd4: // fixext1
+      return readFixExt1(offset);
+    case 0xd5: // fixext2
+      if (src[position] === 0x72) return readTwoByteDefinition(offset);
+      return readExtension(2, offset);
+    case 0xd6: // fixext4
+      return readExtension(4, offset);
+    case 0xd7: // fixext8
+      return readExtension(8, offset);
+    case 0xd8: // fixext16
+      return readExtension(16, offset);
+    case 0xd9: // str8
+      return readString(readLength1());
+    case 0xda: // str16
+      return readString(readLength2());
+    case 0xdb: // str32
+      return readString(readLength4());
+    case 0xdc: // array16
+      return readArray(readLength2());
+    case 0xdd: // array32
+      return readArray(readLength4());
+    case 0xde: // map16
+      return readMap(readLength2());
+    case 0xdf: // map32
+      return readMap(readLength4());
+  }
+  if (token === undefined) throw incomplete();
+  throw invalid(`Unknown MessagePack token 0x${token.toString(16)}`, offset);
+}
+
+function readLength1(): number {
+  if (position >= srcEnd) throw incomplete(position + 1);
+  return src[position++];
+}
+
+function readLength2(): number {
+  if (position + 2 > srcEnd) throw incomplete(position + 2);
+  const length = (src[position] << 8) | src[position + 1];
+  position += 2;
+  return length;
+}
+
+function readLength4(): number {
+  if (position + 4 > srcEnd) throw incomplete(position + 4);
+  const length = src[position] * 0x1000000 +
+    ((src[position + 1] << 16) | (src[position + 2] << 8) | src[position + 3]);
+  position += 4;
+  return length;
+}
+
+function readFloat32(): number {
+  if (position + 4 > srcEnd) throw incomplete(position + 4);
+  const value = dataView().getFloat32(position);
+  if (context.roundFloat32) {
+    // round to the significant decimal digits float32 holds; exponent = bits 30..23
+    const multiplier =
+      DECIMAL_MULTIPLIERS[((src[position] & 0x7f) << 1) | (src[position + 1] >> 7)];
+    position += 4;
+    return ((multiplier * value + (value > 0 ? 0.5 : -0.5)) >> 0) / multiplier;
+  }
+  position += 4;
+  return value;
+}
+
+function readInt64(signed: boolean): number | bigint | string {
+  if (position + 8 > srcEnd) throw incomplete(position + 8);
+  const dv = dataView();
+  let value: number | bigint | string;
+  switch (context.int64) {
+    case 1:
+      value = (signed ? dv.getInt32(position) : dv.getUint32(position)) * 0x100000000 +
+        dv.getUint32(position + 4);
+      break;
+    case 2:
+      value = (signed ? dv.getBigInt64(position) : dv.getBigUint64(position)).toString();
+      break;
+    case 3: {
+      const big = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
+      value = big >= -0x20000000000000n && big <= 0x20000000000000n ? Number(big) : big;
+      break;
+    }
+    default:
+      value = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
+  }
+  position += 8;
+  return value;
+}
+
+function readString(length: number): string {
+  if (length > srcEnd - position) throw incomplete(position + length);
+  const start = position;
+  position += length;
+  if (length < 16) {
+    const ascii = decodeShortAscii(src, start, length);
+    if (ascii !== null) return ascii;
+  }
+  if (length > TEXT_DECODER_THRESHOLD) return textDecoder.decode(src.subarray(start, position));
+  return decodeUtf8(src, start, position);
+}
+
+function readBinary(length: number): Uint8Array {
+  if (length > srcEnd - position) throw incomplete(position + length);
+  const start = position;
+  position += length;
+  // a plain Uint8Array even when the input is a Node Buffer
+  return context.copyBuffers
+    ? Uint8Array.prototype.slice.call(src, start, position)
+    : new Uint8Array(src.buffer, src.byteOffset + start, length);
+}
+
+function enterContainer(): void {
+  if (++depth > context.maxDepth) {
+    throw invalid(`Nesting deeper than maxDepth (${context.maxDepth})`, position - 1);
+  }
+}
+
+function readArray(length: number): unknown[] {
+  // every element takes at least one byte: check before allocating, and charge the per-decode
+  // budget so nested arrays cannot pre-allocate more slots than the input has bytes
+  if (length > srcEnd - position || (budget -= length) < 0) throw incomplete(position + length);
+  enterContainer();
+  const array = new Array(length);
+  for (let i = 0; i < length; i++) array[i] = read();
+  depth--;
+  return context.freezeData ? Object.freeze(array) as unknown[] : array;
+}
+
+function readMap(length: number): unknown {
+  // every entry takes at least two bytes
+  if (length > (srcEnd - position) / 2) throw incomplete(position + 2 * length);
+  enterContainer();
+  let result: unknown;
+  if (context.mapsAsObjects) {
+    const object: Record<string, unknown> = {};
+    for (let i = 0; i < length; i++) {
+      const key = readKey();
+      object[key === "__proto__" ? "__proto_" : key] = read();
+    }
+    result = object;
+  } else {
+    const map = new Map();
+    for (let i = 0; i < length; i++) map.set(read(), read());
+    result = map;
+  }
+  depth--;
+  return result;
+}
+
+/** Reads a map key as a property name; fixstr keys come from the key cache. */
+function readKey(): string {
+  const token = src[position];
+  if (token >= 0xa0 && token < 0xc0) {
+    const length = token - 0xa0;
+    if (length >= srcEnd - position) throw incomplete(position + 1 + length);
+    position += 1 + length;
+    return readKeyCached(src, position - length, length);
+  }
+  const offset = position;
+  return toPropertyKey(read(), offset);
+}
+
+/**
+ * Property name for a decoded key (WIRE-FORMAT §6.4): numbers, booleans and bigints become their
+ * text, null and undefined "null"/"undefined", arrays of those their comma-joined text when
+ * `allowArraysInMapKeys` is set; anything else is an error.
+ */
+function toPropertyKey(key: unknown, offset: number): string {
+  switch (typeof key) {
+    case "string":
+      return key;
+    case "number":
+    case "boolean":
+    case "bigint":
+      return String(key);
+    case "undefined":
+      return "undefined";
+  }
+  if (key === null) return "null";
+  if (context.allowArraysInMapKeys && Array.isArray(key)) {
+    const flat = key.flat();
+    if (flat.every((item) => PRIMITIVE_KEY_TYPES.has(typeof item))) return flat.toString();
+  }
+  throw invalid(
+    `Invalid property type for record: ${typeof key}. A MessagePack map with non-string keys can be decoded as a Map with mapsAsObjects: false`,
+    offset,
+  );
+}
+const PRIMITIVE_KEY_TYPES = new Set(["string", "number", "boolean", "bigint"]);
+
+// ---- records (WIRE-FORMAT §1) ------------------------------------------------------------------
+
+function readRecordOrInteger(token: number): unknown {
+  const slot = token & 0x3f;
+  const type = recordTypes[slot] ?? resolveRecordSlot(slot);
+  if (type === undefined) return token;
+  return type.twoByte ? readTwoByteRecord(slot, type) : readRecord(type);
+}
+
+/** A slot without a type: maybe a shared structure, perhaps after loading them. */
+function resolveRecordSlot(slot: number): RecordType | undefined {
+  const records = context.records;
+  const type = records.resolve(slot);
+  if (type !== undefined || records.getStructures === null || records.triedLoading) return type;
+  records.triedLoading = true;
+  loadSharedStructures(records);
+  return records.types[slot] ?? records.resolve(slot);
+}
+
+function loadSharedStructures(records: RecordTable): void {
+  const loaded = withSavedState(() => records.getStructures!());
+  if (loaded == null) return;
+  if (!Array.isArray(loaded)) {
+    throw new TypeError("getStructures() must return an array of structures");
+  }
+  // a frozen table (from a cache, say) is copied, so the packer can append to it
+  records.replaceShared(Object.isFrozen(loaded) ? loaded.map((keys) => keys.slice()) : loaded);
+  recordTypes = records.types;
+}
+
+function readRecord(type: RecordType): object {
+  if ((budget -= type.size) < 0) throw incomplete(position + type.size);
+  enterContainer();
+  const object = type.read();
+  depth--;
+  return object;
+}
+
+/** First byte 0x60..0x7f in two-byte mode: a high byte follows (§1.4). */
+function readTwoByteRecord(firstSlot: number, firstType: RecordType): object {
+  if (position >= srcEnd) throw incomplete(position + 1);
+  const high = src[position++];
+  if (high === 0) {
+    if (firstType.keys === null) {
+      throw invalid(`Record id is not defined for ${firstSlot}`, position - 2);
+    }
+    return readRecord(firstType);
+  }
+  const slot = firstSlot + (high << 5);
+  const type = recordTypes[slot] ?? resolveRecordSlot(slot);
+  if (type === undefined || type.keys === null) {
+    throw invalid(`Record id is not defined for ${slot}`, position - 2);
+  }
+  return readRecord(type);
+}
+
+/** `d4 72 ID` ⟨keys⟩ ⟨values⟩: defines slot ID & 0x3f and reads the first record. */
+function readOneByteDefinition(): object {
+  if (position >= srcEnd) throw incomplete(position + 1);
+  const slot = src[position++] & 0x3f;
+  return defineAndReadRecord(slot, false);
+}
+
+/** `d5 72 LO HI` ⟨keys⟩ ⟨values⟩: defines slot 32 + (LO & 0x1f) + 32·HI (§1.4). */
+function readTwoByteDefinition(headerOffset: number): object {
+  if (position + 3 > srcEnd) throw incomplete(position + 3);
+  const low = src[position + 1];
+  const high = src[position + 2];
+  position += 3;
+  if ((low & 0x3f) < 32) {
+    throw invalid(`Invalid two-byte record id 0x${low.toString(16)}`, headerOffset);
+  }
+  const dispatchSlot = 32 + (low & 0x1f);
+  if (high !== 0) context.records.ensureDispatcher(dispatchSlot);
+  return defineAndReadRecord(dispatchSlot + (high << 5), high === 0);
+}
+
+function defineAndReadRecord(slot: number, twoByte: boolean): object {
+  const keysOffset = position;
+  const keys = read();
+  if (!Array.isArray(keys)) {
+    throw invalid("Record definition keys must be an array", keysOffset);
+  }
+  const names = keys.map((key) => toPropertyKey(key, keysOffset));
+  const type = context.records.define(slot, names, twoByte);
+  recordTypes = context.records.types;
+  return readRecord(type);
+}
+
+/** The record type factory each instance's table uses; readers call the module's `read`. */
+export function createRecordTable(
+  shared: Structure[] | null,
+  getStructures: (() => Structure[] | undefined | null) | null,
+  settings: { freezeData: boolean; compileReaders: boolean },
+): RecordTable {
+  return new RecordTable(
+    shared,
+    getStructures,
+    (keys, twoByte, isShared) =>
+      createRecordType(keys, read, {
+        twoByte,
+        shared: isShared,
+        freeze: settings.freezeData,
+        compile: settings.compileReaders,
+      }),
+  );
+}
+
+// ---- extensions (WIRE-FORMAT §3, §4, §7.1) -----------------------------------------------------
+
+function readFixExt1(headerOffset: number): unknown {
+  if (position + 2 > srcEnd) throw incomplete(position + 2);
+  const type = src[position];
+  if (type === 0x72) {
+    position++;
+    return readOneByteDefinition();
+  }
+  const custom = extensionDecoders[type];
+  if (custom !== undefined && !custom.unpack && custom.read) {
+    position += 2; // type and the filler byte: the extension's data is the next value
+    return custom.read(readNested());
+  }
+  return readExtension(1, headerOffset);
+}
+
+/** An ext of `length` payload bytes; `position` is at its type byte. */
+function readExtension(length: number, headerOffset: number): unknown {
+  if (length + 1 > srcEnd - position) throw incomplete(position + 1 + length);
+  const type = src[position++];
+  const start = position;
+  position += length;
+  const custom = extensionDecoders[type];
+  if (custom !== undefined) return readCustomExtension(custom, type, start, length, headerOffset);
+  switch (type) {
+    case 0x00: // undefined (the notepack convention)
+      return undefined;
+    case 0xff: // timestamp
+      return decodeTimestamp(src, start, length);
+    case 0x42: // "B": bigint beyond 64 bits
+      return decodeBigIntPayload(src, start, length);
+    case 0x62: // "b": string bundle
+      return readBundle(start, length);
+    case 0x69: // "i": the next value is object #id
+      return readIdentified(start, length, headerOffset);
+    case 0x70: // "p": object #id again
+      return readPointer(start, length, headerOffset);
+    case 0x73: // "s": Set; the payload is a filler, the elements follow as an array
+      return new Set(readTagged(headerOffset, "Set"));
+    case 0x65: // "e": Error
+      return readError(headerOffset);
+    case 0x78: // "x": RegExp
+      return readRegExp(headerOffset);
+    case 0x74: // "t": typed array, ArrayBuffer or DataView
+      return readTypedArray(start, length, headerOffset);
+  }
+  throw invalid(
+    length === 1 ? `Unknown extension ${type}` : `Unknown extension type ${type}`,
+    headerOffset,
+  );
+}
+
+function readCustomExtension(
+  extension: Extension,
+  type: number,
+  start: number,
+  length: number,
+  headerOffset: number,
+): unknown {
+  if (extension.unpack) {
+    return extension.unpack(new Uint8Array(src.buffer, src.byteOffset + start, length));
+  }
+  // a read-style extension is only written as the fixext1 tag `d4 type 00` before its value
+  throw invalid(`Extension ${type} expects its value after a one-byte tag`, headerOffset);
+}
+
+/** Reads a value that extension code receives; a value nested in an extension counts as a level. */
+function readNested(): unknown {
+  enterContainer();
+  const value = read();
+  depth--;
+  return value;
+}
+
+/** The value after a tag extension (Set, Error, RegExp): must be an array. */
+function readTagged(headerOffset: number, what: string): unknown[] {
+  const value = readNested();
+  if (!Array.isArray(value)) {
+    throw invalid(`${what} extension must be followed by an array`, headerOffset);
+  }
+  return value;
+}
+
+const ERROR_TYPES: Record<string, ErrorConstructor> = {
+  Error,
+  EvalError,
+  RangeError,
+  ReferenceError,
+  SyntaxError,
+  TypeError,
+  URIError,
+};
+
+function readError(headerOffset: number): Error {
+  const [name, message, cause] = readTagged(headerOffset, "Error");
+  const text = String(message);
+  const options = cause === undefined ? undefined : { cause };
+  if (name === "AggregateError" && typeof AggregateError === "function") {
+    return new AggregateError([], text, options);
+  }
+  const Type = Object.hasOwn(ERROR_TYPES, name as string) ? ERROR_TYPES[name as string] : undefined;
+  if (Type !== undefined) return new Type(text, options);
+  const error = new Error(text, options);
+  error.name = String(name);
+  return error;
+}
+
+function readRegExp(headerOffset: number): RegExp {
+  const [source, flags] = readTagged(headerOffset, "RegExp");
+  try {
+    return new RegExp(source as string, flags as string);
+  } catch (error) {
+    throw invalid(`Invalid RegExp extension (${(error as Error).message})`, headerOffset);
+  }
+}
+
+function readTypedArray(start: number, length: number, headerOffset: number): unknown {
+  const problem = length === 0
+    ? "Empty typed array extension"
+    : typedArrayPayloadProblem(src[start], length - 1);
+  if (problem !== null) throw invalid(problem, headerOffset);
+  return decodeTypedArray(src, start, length);
+}
+
+// ---- structured clone references (§4.1) --------------------------------------------------------
+
+function referenceId(start: number, length: number, headerOffset: number, what: string): number {
+  if (context.rejectReferences) {
+    throw invalid("Structured clone extension is disabled", headerOffset);
+  }
+  if (length !== 4) throw invalid(`Invalid ${what} extension length ${length}`, headerOffset);
+  return src[start] * 0x1000000 + ((src[start + 1] << 16) | (src[start + 2] << 8) | src[start + 3]);
+}
+
+function readIdentified(start: number, length: number, headerOffset: number): unknown {
+  const id = referenceId(start, length, headerOffset, "reference id");
+  // a placeholder of the right kind, so a cycle through it sees the object being built
+  const next = src[position];
+  let target: object;
+  if ((next >= 0x90 && next < 0xa0) || next === 0xdc || next === 0xdd) target = [];
+  else if ((next >= 0x80 && next < 0x90) || next === 0xde || next === 0xdf) target = new Map();
+  else if (
+    ((next >= 0xc7 && next <= 0xc9) || (next >= 0xd4 && next <= 0xd8)) && src[position + 1] === 0x73
+  ) {
+    target = new Set();
+  } else target = {};
+  const entry: Reference = { target, used: false };
+  (references ??= new Map()).set(id, entry);
+  const value = readNested();
+  if (!entry.used) return entry.target = value;
+  // a cycle: the placeholder was handed out, so fill it with what was read
+  if (value !== null && typeof value === "object") {
+    if (target instanceof Map && value instanceof Map) {
+      for (const [k, v] of value) target.set(k, v);
+    } else if (target instanceof Set && value instanceof Set) {
+      for (const item of value) target.add(item);
+    } else if (Array.isArray(target) && Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) target[i] = value[i];
+    } else if (!(target instanceof Map) && !(target instanceof Set) && !Array.isArray(target)) {
+      Object.assign(target, value);
+    }
+  }
+  return target;
+}
+
+function readPointer(start: number, length: number, headerOffset: number): unknown {
+  const id = referenceId(start, length, headerOffset, "reference pointer");
+  const entry = references?.get(id);
+  if (entry === undefined) throw invalid(`Reference to undefined id ${id}`, headerOffset);
+  entry.used = true;
+  return entry.target;
+}
+
+// ---- string bundles (§3) -----------------------------------------------------------------------
+
+function readBundle(start: number, length: number): unknown {
+  if (length < 4) throw invalid("Invalid string bundle extension", start - 2);
+  const after = position;
+  const stringsAt = start +
+    (src[start] * 0x1000000 + ((src[start + 1] << 16) | (src[start + 2] << 8) | src[start + 3]));
+  if (stringsAt < after || stringsAt > srcEnd) {
+    throw stringsAt > srcEnd
+      ? incomplete(stringsAt)
+      : invalid("String bundle offset out of range", start);
+  }
+  position = stringsAt;
+  const nonAscii = readBundleString();
+  const ascii = readBundleString();
+  bundle = { nonAscii, ascii, nonAsciiPosition: 0, asciiPosition: 0, end: position };
+  position = after;
+  return read();
+}
+
+/** A bundle's strings are always `str` values. */
+function readBundleString(): string {
+  const offset = position;
+  const token = src[position++];
+  let length: number;
+  if (token >= 0xa0 && token < 0xc0) length = token - 0xa0;
+  else if (token === 0xd9) length = readLength1();
+  else if (token === 0xda) length = readLength2();
+  else if (token === 0xdb) length = readLength4();
+  else if (token === undefined || offset >= srcEnd) throw incomplete(offset + 1);
+  else throw invalid("Expected string", offset);
+  if (length > srcEnd - position) throw incomplete(position + length);
+  const start = position;
+  position += length;
+  return length > TEXT_DECODER_THRESHOLD
+    ? textDecoder.decode(src.subarray(start, position))
+    : decodeUtf8(src, start, position);
+}
+
+/** `c1` + count inside a bundle: the next `count` UTF-16 units of one of the bundle's strings. */
+function readBundledString(): string {
+  const offset = position - 1;
+  const count = read();
+  const active = bundle!;
+  if (typeof count !== "number" || !Number.isInteger(count)) {
+    throw invalid("Bundled string length must be an integer", offset);
+  }
+  if (count > 0) {
+    const end = active.asciiPosition + count;
+    if (end > active.ascii.length) throw invalid("Bundled string out of range", offset);
+    return active.ascii.slice(active.asciiPosition, active.asciiPosition = end);
+  }
+  const end = active.nonAsciiPosition - count;
+  if (end > active.nonAscii.length) throw invalid("Bundled string out of range", offset);
+  return active.nonAscii.slice(active.nonAsciiPosition, active.nonAsciiPosition = end);
+}
+
+// ---- entry points ------------------------------------------------------------------------------
+
+/** Saves the decode in progress, runs `action`, and restores it (re-entrant decoding). */
+export function withSavedState<T>(action: () => T): T {
+  const saved = {
+    src,
+    srcEnd,
+    position,
+    decoding,
+    context,
+    recordTypes,
+    extensionDecoders,
+    budget,
+    depth,
+    bundle,
+    references,
+  }; // deno-fmt-ignore
+  const triedLoading = context?.records.triedLoading;
+  try {
+    return action();
+  } finally {
+    ({
+      src,
+      srcEnd,
+      position,
+      decoding,
+      context,
+      recordTypes,
+      extensionDecoders,
+      budget,
+      depth,
+      bundle,
+      references,
+    } = saved);
+    if (context !== undefined) context.records.triedLoading = triedLoading;
+    viewSource = null;
+  }
+}
+
+function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number): void {
+  src = bytes;
+  srcEnd = end;
+  position = start;
+  decoding = true;
+  context = ctx;
+  ctx.records.syncShared();
+  ctx.records.triedLoading = false;
+  recordTypes = ctx.records.types;
+  extensionDecoders = ctx.extensions.decoders();
+  bundle = null;
+  references = null;
+}
+
+function finish(): void {
+  decoding = false;
+  references = null;
+  bundle = null;
+  // let the input be collected
+  src = EMPTY;
+  viewSource = null;
+  view = null;
+}
+const EMPTY = new Uint8Array(0);
+
+/** Reads one top-level value at `position` with a fresh budget and depth. */
+function readTopLevel(): unknown {
+  budget = srcEnd - position;
+  depth = 0;
+  let value: unknown;
+  try {
+    value = read();
+  } catch (error) {
+    throw classify(error);
+  }
+  if (bundle !== null) {
+    position = bundle.end; // skip the bundle's strings, which follow the value
+    bundle = null;
+  }
+  references = null;
+  if (position > srcEnd) throw incomplete();
+  return value;
+}
+
+/** Engine errors from deep recursion become a clear error; ours pass through. */
+function classify(error: unknown): unknown {
+  if (error instanceof DecodeError) return error;
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return invalid(
+      "Nesting too deep for the call stack (lower maxDepth)",
+      Math.min(position, srcEnd),
+    );
+  }
+  return error;
+}
+
+/**
+ * Decodes exactly one value from `bytes[start, end)`; trailing bytes are an error. A decode
+ * started while another runs (from an extension, say) is nested: it saves the state, and its
+ * record definitions never outlive it.
+ */
+export function decodeOne(
+  ctx: DecodeContext,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+): unknown {
+  if (decoding) return withSavedState(() => runOne(ctx, bytes, start, end, true));
+  return runOne(ctx, bytes, start, end, false);
+}
+
+function runOne(
+  ctx: DecodeContext,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  nested: boolean,
+): unknown {
+  const records = ctx.records;
+  const mark = records.mark();
+  begin(ctx, bytes, start, end);
+  try {
+    const value = readTopLevel();
+    if (position < srcEnd) throw trailingBytes(value);
+    if (ctx.sequential && !nested) records.commit();
+    else records.rollback(mark);
+    return value;
+  } catch (error) {
+    records.rollback(mark);
+    throw error;
+  } finally {
+    finish();
+  }
+}
+
+function trailingBytes(value: unknown): DecodeError {
+  let preview: string;
+  try {
+    preview = JSON.stringify(value, (_, v) => typeof v === "bigint" ? `${v}n` : v)?.slice(0, 100) ??
+      String(value);
+  } catch (error) {
+    preview = `(JSON view not available ${error})`;
+  }
+  return invalid(`Data read, but end of buffer not reached ${preview}`, position);
+}
+
+/**
+ * Decodes consecutive values from `bytes[start, end)`. With `forEach`, calls it with each value
+ * and its byte range and stops when it returns `false`; without, returns the values. Record
+ * definitions persist from one value to the next (and past the call when the context says so).
+ * An error carries `lastPosition` (where the failed value started) and `values` (decoded so
+ * far, without `forEach`); the definitions of the failed value are undone, so a retry with more
+ * bytes sees the table as it was.
+ */
+export function decodeMany(
+  ctx: DecodeContext,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  forEach?: (value: unknown, start: number, end: number) => unknown,
+): unknown[] | undefined {
+  if (decoding) return withSavedState(() => runMany(ctx, bytes, start, end, forEach, true));
+  return runMany(ctx, bytes, start, end, forEach, false);
+}
+
+function runMany(
+  ctx: DecodeContext,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  forEach: ((value: unknown, start: number, end: number) => unknown) | undefined,
+  nested: boolean,
+): unknown[] | undefined {
+  const records = ctx.records;
+  const callMark = records.mark();
+  const commit = (ctx.sequential || ctx.persistInMultiple) && !nested;
+  begin(ctx, bytes, start, end);
+  const values: unknown[] | undefined = forEach ? undefined : [];
+  let valueStart = start;
+  let valueMark = callMark;
+  try {
+    if (start >= end) throw incomplete();
+    while (position < srcEnd) {
+      valueStart = position;
+      valueMark = records.mark();
+      const value = readTopLevel();
+      if (commit) records.commit();
+      if (values) values.push(value);
+      else if (forEach!(value, valueStart, position) === false) break;
+    }
+    if (!commit) records.rollback(callMark);
+    return values;
+  } catch (error) {
+    records.rollback(commit ? valueMark : callMark);
+    if (error instanceof DecodeError) {
+      error.lastPosition = valueStart;
+      if (values) error.values = values;
+    }
+    throw error;
+  } finally {
+    finish();
+  }
+}

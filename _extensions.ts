@@ -1,0 +1,101 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+/** Any class whose instances an extension encodes. */
+// deno-lint-ignore no-explicit-any
+export type ExtensionClass<T = unknown> = abstract new (...args: any[]) => T;
+
+/**
+ * A custom extension (WIRE-FORMAT §7.1), registered with `addExtension` for every instance or with
+ * `packr.addExtension` for one instance.
+ *
+ * - `pack(value)` returns the payload bytes, written as an ext of `type`; `unpack(bytes)` gets a
+ *   view of the payload back.
+ * - `write(value)` returns a value that is packed in its place, after a `d4 type 00` tag when
+ *   `type` is set; returning the value itself packs it as a plain object or array. `read(data)`
+ *   receives that value, already decoded.
+ * - With `Class` and `write` but no `type`, no tag is written: `write` only reshapes the value.
+ */
+export interface Extension<T = unknown> {
+  /** Instances of this class (and subclasses) use this extension when packing. */
+  Class?: ExtensionClass<T>;
+  /** Extension type code: 1–100 for applications; -128..127 are all accepted. */
+  type?: number;
+  /** Encodes a value as the ext payload. */
+  pack?: (value: T) => Uint8Array;
+  /** Decodes an ext payload (a view of the input). */
+  unpack?: (bytes: Uint8Array) => unknown;
+  /** Returns the value to pack in place of `value`. */
+  write?: (value: T) => unknown;
+  /** Rebuilds a value from what `write` returned, already decoded. */
+  read?: (data: unknown) => unknown;
+}
+
+/**
+ * A set of registered extensions. The global registry holds what the exported `addExtension`
+ * registers; an instance that registers its own gets a child registry whose entries come first.
+ * Lookups are cached and rebuilt when either registry changes.
+ */
+export class ExtensionRegistry {
+  readonly #parent: ExtensionRegistry | null;
+  /** Newest first, so a later registration wins (msgpackr's order). */
+  readonly #own: Extension[] = [];
+  #version = 0;
+  #cachedVersion = -1;
+  #encoders: Extension[] = [];
+  #decoders: (Extension | undefined)[] = [];
+
+  constructor(parent: ExtensionRegistry | null) {
+    this.#parent = parent;
+  }
+
+  /** Changes whenever this registry or its parent changes. */
+  get version(): number {
+    return this.#version + (this.#parent === null ? 0 : this.#parent.version);
+  }
+
+  /** Registers an extension; throws like msgpackr for an extension that cannot work. */
+  add(extension: Extension): void {
+    if (extension.Class) {
+      if (!extension.pack && !extension.write) {
+        throw new TypeError("Extension has no pack or write function");
+      }
+      if (extension.pack && !extension.type) {
+        throw new TypeError("Extension has no type (numeric code to identify the extension)");
+      }
+    }
+    this.#own.unshift(extension);
+    this.#version++;
+  }
+
+  /** Extensions that encode a class, newest first, own before the parent's. */
+  encoders(): readonly Extension[] {
+    this.#refresh();
+    return this.#encoders;
+  }
+
+  /** Decoding extensions by unsigned type byte (own registrations win). */
+  decoders(): readonly (Extension | undefined)[] {
+    this.#refresh();
+    return this.#decoders;
+  }
+
+  #refresh(): void {
+    const version = this.version;
+    if (version === this.#cachedVersion) return;
+    this.#cachedVersion = version;
+    const inherited = this.#parent === null ? [] : this.#parent.encoders();
+    this.#encoders = [...this.#own.filter((extension) => extension.Class), ...inherited];
+    const decoders = this.#parent === null ? new Array(256) : [...this.#parent.decoders()];
+    for (let i = this.#own.length - 1; i >= 0; i--) {
+      const extension = this.#own[i];
+      if (extension.type !== undefined && (extension.unpack || extension.read)) {
+        decoders[extension.type & 0xff] = extension;
+      }
+    }
+    this.#decoders = decoders;
+  }
+}
+
+/** Extensions registered with the exported `addExtension`: every instance sees them. */
+export const globalExtensions: ExtensionRegistry = new ExtensionRegistry(null);

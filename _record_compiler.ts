@@ -1,0 +1,40 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+// The default build's record reader compiler: a shape read often gets a reader that returns an
+// object literal, `{ id: r(), name: r() }`, which engines build far faster than a loop of
+// assignments. Only the default entry modules import this module; `no_eval.ts` never does.
+// Compiling is tried lazily (never at import), and `_record_reader.ts` stops trying for good if it
+// throws, as it does under a Content-Security-Policy without 'unsafe-eval'.
+
+import { installRecordReaderCompiler, type RecordBodyReader } from "./_record_reader.ts";
+
+const IDENTIFIER = /^[a-zA-Z_$][a-zA-Z\d_$]*$/;
+/** Compiled readers by shape: they depend only on the names, so every decoder can share them. */
+const compiled = new Map<string, RecordBodyReader>();
+const MAX_CACHED_SHAPES = 4096;
+
+function compileRecordReader(
+  names: readonly string[],
+  read: () => unknown,
+  freeze: boolean,
+): RecordBodyReader {
+  const signature = (freeze ? "F" : "") + JSON.stringify(names);
+  let reader = compiled.get(signature);
+  if (reader === undefined) {
+    // names are property names already (no "__proto__"); others than identifiers are quoted
+    const properties = names.map((name) =>
+      (IDENTIFIER.test(name) ? name : `[${JSON.stringify(name)}]`) + ":r()"
+    );
+    const literal = `{${properties.join(",")}}`;
+    const body = `return function readRecord(){return ${
+      freeze ? `Object.freeze(${literal})` : literal
+    }}`;
+    reader = new Function("r", body)(read) as RecordBodyReader;
+    if (compiled.size >= MAX_CACHED_SHAPES) compiled.clear();
+    compiled.set(signature, reader);
+  }
+  return reader;
+}
+
+installRecordReaderCompiler(compileRecordReader);

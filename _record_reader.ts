@@ -1,0 +1,125 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+// Readers for records (WIRE-FORMAT §1, §7.2). Every record type starts on the interpreted reader,
+// which builds the object with a loop over the property names. The default build installs a
+// compiler (`_record_compiler.ts`) that turns a shape read often into a reader returning an
+// object literal; this module never builds code itself, so the no-eval build, which does not
+// install a compiler, contains no code generation at all.
+
+/** Reads the field values of one record at the decoder's position and returns the object. */
+export type RecordBodyReader = () => object;
+
+/**
+ * Builds a specialised reader for one shape. Receives the property names (already renamed for
+ * safety), the decoder's value reader and whether to freeze the result. May throw (for example
+ * under a Content-Security-Policy); the caller then stays on the interpreted reader for good.
+ */
+export type RecordReaderCompiler = (
+  propertyNames: readonly string[],
+  read: () => unknown,
+  freeze: boolean,
+) => RecordBodyReader;
+
+/** A record structure as one decoder knows it. */
+export interface RecordType {
+  /** Property names as sent (null for a slot that only dispatches two-byte ids). */
+  readonly keys: readonly string[] | null;
+  /** Number of field values a record of this type holds. */
+  readonly size: number;
+  /** The id's first byte is followed by a high byte (slots 32..63 in two-byte mode, §1.4). */
+  readonly twoByte: boolean;
+  /** Cached from a shared structure (dropped when the shared table changes), not defined inline. */
+  readonly shared: boolean;
+  /** Reads one record body; replaced by a compiled reader after a few reads. */
+  read: RecordBodyReader;
+}
+
+/** Reads before a shape is compiled: the defining read plus two more, as msgpackr. */
+const COMPILE_AFTER_READS = 3;
+
+let compiler: RecordReaderCompiler | null = null;
+
+/** Installs the code-generating record reader compiler (default build only). */
+export function installRecordReaderCompiler(recordReaderCompiler: RecordReaderCompiler): void {
+  compiler = recordReaderCompiler;
+}
+
+/**
+ * Property names for a structure's keys: `__proto__` becomes `__proto_` (msgpackr's documented
+ * rule, §6.5), so a record can never replace an object's prototype.
+ */
+export function toPropertyNames(keys: readonly string[]): string[] {
+  return keys.map((key) => key === "__proto__" ? "__proto_" : key);
+}
+
+/** The interpreted reader: a plain loop, no code generation. */
+export function createInterpretedReader(
+  names: readonly string[],
+  read: () => unknown,
+  freeze: boolean,
+): RecordBodyReader {
+  const count = names.length;
+  const build = (): Record<string, unknown> => {
+    const object: Record<string, unknown> = {};
+    for (let i = 0; i < count; i++) object[names[i]] = read();
+    return object;
+  };
+  return freeze ? () => Object.freeze(build()) : build;
+}
+
+/** Options of {@linkcode createRecordType}. */
+export interface RecordTypeOptions {
+  twoByte: boolean;
+  shared: boolean;
+  freeze: boolean;
+  /** This decoder allows compiled readers (`compileRecordReaders` option). */
+  compile: boolean;
+}
+
+/**
+ * Creates the record type for `keys`. Its reader is interpreted at first; after a few reads, when
+ * a compiler is installed and allowed, it is replaced by a compiled one. If compiling throws,
+ * compilation is switched off for the whole process and decoding carries on interpreted.
+ */
+export function createRecordType(
+  keys: readonly string[] | null,
+  read: () => unknown,
+  options: RecordTypeOptions,
+): RecordType {
+  const names = keys === null ? [] : toPropertyNames(keys);
+  const interpreted = createInterpretedReader(names, read, options.freeze);
+  const type: RecordType = {
+    keys,
+    size: names.length,
+    twoByte: options.twoByte,
+    shared: options.shared,
+    read: interpreted,
+  };
+  if (options.compile && compiler !== null) {
+    let reads = 0;
+    type.read = () => {
+      if (++reads > COMPILE_AFTER_READS) {
+        type.read = compileOrKeep(names, read, options.freeze, interpreted);
+      }
+      return interpreted();
+    };
+  }
+  return type;
+}
+
+function compileOrKeep(
+  names: readonly string[],
+  read: () => unknown,
+  freeze: boolean,
+  interpreted: RecordBodyReader,
+): RecordBodyReader {
+  if (compiler === null) return interpreted;
+  try {
+    return compiler(names, read, freeze);
+  } catch {
+    // code generation is forbidden here (CSP, Trusted Types, a worker runtime): stop trying
+    compiler = null;
+    return interpreted;
+  }
+}

@@ -1,0 +1,164 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+// UTF-8 for the hot paths. The JavaScript decoder gives exactly what `TextDecoder` (fatal: false)
+// gives: every ill-formed sequence becomes U+FFFD per "maximal subpart" (WHATWG Encoding), so a
+// string decodes the same whichever path its length selects. A leading BOM is kept (ignoreBOM),
+// so a string that starts with U+FEFF round-trips.
+
+/** Shared decoder for long strings; keeps a leading BOM like the JavaScript path does. */
+export const textDecoder: TextDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+/** Shared encoder for long strings. */
+export const textEncoder: TextEncoder = new TextEncoder();
+
+const fromCharCode = String.fromCharCode;
+
+/**
+ * Decodes `length` bytes at `start` when they are all ASCII and `length` < 16; returns `null`
+ * otherwise (the caller falls back to the general decoder). Explicit-argument `fromCharCode`
+ * calls avoid allocating an array per short string.
+ */
+export function decodeShortAscii(b: Uint8Array, p: number, length: number): string | null {
+  let any = 0;
+  for (let i = 0; i < length; i++) any |= b[p + i];
+  if (any & 0x80) return null;
+  switch (length) {
+    case 0:
+      return "";
+    case 1:
+      return fromCharCode(b[p]);
+    case 2:
+      return fromCharCode(b[p], b[p + 1]);
+    case 3:
+      return fromCharCode(b[p], b[p + 1], b[p + 2]);
+    case 4:
+      return fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3]);
+    case 5:
+      return fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4]);
+    case 6:
+      return fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5]);
+    case 7:
+      return fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6]);
+    case 8:
+      return fromCharCode(
+        b[p],
+        b[p + 1],
+        b[p + 2],
+        b[p + 3],
+        b[p + 4],
+        b[p + 5],
+        b[p + 6],
+        b[p + 7],
+      );
+    default:
+      return decodeAsciiLoop(b, p, length);
+  }
+}
+
+function decodeAsciiLoop(b: Uint8Array, p: number, length: number): string {
+  let result = "";
+  for (let i = 0; i < length; i++) result += fromCharCode(b[p + i]);
+  return result;
+}
+
+/**
+ * Decodes UTF-8 from `start` to `end` in JavaScript, with `TextDecoder`'s replacement rules:
+ * lead bytes c0, c1 and f5..ff and stray continuation bytes give one U+FFFD each; e0 needs a0..bf
+ * next, ed needs 80..9f (no surrogates), f0 needs 90..bf, f4 needs 80..8f; a sequence cut short
+ * gives one U+FFFD for its valid prefix and decoding resumes at the offending byte.
+ */
+export function decodeUtf8(b: Uint8Array, start: number, end: number): string {
+  const units: number[] = [];
+  let result = "";
+  let p = start;
+  while (p < end) {
+    const byte1 = b[p++];
+    if (byte1 < 0x80) {
+      units.push(byte1);
+    } else if (byte1 < 0xc2 || byte1 > 0xf4) {
+      units.push(0xfffd); // continuation byte without a lead, or a lead that is never valid
+    } else if (byte1 < 0xe0) {
+      const byte2 = p < end ? b[p] : 0;
+      if ((byte2 & 0xc0) !== 0x80) {
+        units.push(0xfffd);
+      } else {
+        p++;
+        units.push(((byte1 & 0x1f) << 6) | (byte2 & 0x3f));
+      }
+    } else if (byte1 < 0xf0) {
+      const byte2 = p < end ? b[p] : 0;
+      const low = byte1 === 0xe0 ? 0xa0 : 0x80;
+      const high = byte1 === 0xed ? 0x9f : 0xbf;
+      if (byte2 < low || byte2 > high) {
+        units.push(0xfffd);
+      } else {
+        p++;
+        const byte3 = p < end ? b[p] : 0;
+        if ((byte3 & 0xc0) !== 0x80) {
+          units.push(0xfffd);
+        } else {
+          p++;
+          units.push(((byte1 & 0x0f) << 12) | ((byte2 & 0x3f) << 6) | (byte3 & 0x3f));
+        }
+      }
+    } else {
+      const byte2 = p < end ? b[p] : 0;
+      const low = byte1 === 0xf0 ? 0x90 : 0x80;
+      const high = byte1 === 0xf4 ? 0x8f : 0xbf;
+      if (byte2 < low || byte2 > high) {
+        units.push(0xfffd);
+      } else {
+        p++;
+        const byte3 = p < end ? b[p] : 0;
+        if ((byte3 & 0xc0) !== 0x80) {
+          units.push(0xfffd);
+        } else {
+          p++;
+          const byte4 = p < end ? b[p] : 0;
+          if ((byte4 & 0xc0) !== 0x80) {
+            units.push(0xfffd);
+          } else {
+            p++;
+            const codePoint = (((byte1 & 0x07) << 18) | ((byte2 & 0x3f) << 12) |
+              ((byte3 & 0x3f) << 6) | (byte4 & 0x3f)) - 0x10000;
+            units.push(0xd800 | (codePoint >> 10), 0xdc00 | (codePoint & 0x3ff));
+          }
+        }
+      }
+    }
+    if (units.length >= 0x1000) {
+      result += fromCharCode.apply(String, units);
+      units.length = 0;
+    }
+  }
+  return units.length > 0 ? result + fromCharCode.apply(String, units) : result;
+}
+
+/**
+ * Writes `string` as UTF-8 at `position` and returns the position after it. Lone surrogates are
+ * written in their 3-byte (WTF-8) form, as msgpackr does for strings under 64 code units, so our
+ * bytes equal its bytes. `target` must have room for 3 bytes per UTF-16 code unit.
+ */
+export function encodeUtf8Manually(target: Uint8Array, position: number, string: string): number {
+  const length = string.length;
+  for (let i = 0; i < length; i++) {
+    let c = string.charCodeAt(i);
+    if (c < 0x80) {
+      target[position++] = c;
+    } else if (c < 0x800) {
+      target[position++] = (c >> 6) | 0xc0;
+      target[position++] = (c & 0x3f) | 0x80;
+    } else if ((c & 0xfc00) === 0xd800 && (string.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      c = 0x10000 + ((c & 0x03ff) << 10) + (string.charCodeAt(++i) & 0x03ff);
+      target[position++] = (c >> 18) | 0xf0;
+      target[position++] = ((c >> 12) & 0x3f) | 0x80;
+      target[position++] = ((c >> 6) & 0x3f) | 0x80;
+      target[position++] = (c & 0x3f) | 0x80;
+    } else {
+      target[position++] = (c >> 12) | 0xe0;
+      target[position++] = ((c >> 6) & 0x3f) | 0x80;
+      target[position++] = (c & 0x3f) | 0x80;
+    }
+  }
+  return position;
+}

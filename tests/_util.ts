@@ -1,0 +1,29 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// Helpers shared by the tests.
+
+/** Bytes as lowercase hex pairs separated by spaces ("d4 72 40"), for readable assertions. */
+export function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join(" ");
+}
+
+/** Bytes from a hex string such as "d4 72 40" (spaces optional). */
+export function fromHex(text: string): Uint8Array {
+  const clean = text.replace(/\s+/g, "");
+  const bytes = new Uint8Array(clean.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(clean.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
+}
+
+/** A copy of `bytes` as a plain Uint8Array (msgpackr returns Node Buffers on Node, Deno and Bun). */
+export function plain(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes);
+}
+
+/** Reads a file of ../shared/bench-data as parsed JSON. */
+export async function benchData(name: string): Promise<unknown> {
+  const url = new URL(`../../shared/bench-data/${name}`, import.meta.url);
+  const text = typeof Deno !== "undefined"
+    ? await Deno.readTextFile(url)
+    : await (await import("node:fs/promises")).readFile(url, "utf8");
+  return JSON.parse(text);
+}
