@@ -25,3 +25,4 @@
 
 export * from "./pack.ts";
 export * from "./unpack.ts";
+export * from "./stream.ts";

@@ -21,3 +21,4 @@
 
 export * from "./_pack_exports.ts";
 export * from "./_unpack_exports.ts";
+export * from "./_stream_exports.ts";

@@ -1,0 +1,111 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// The codecs compared by the benchmarks, each prepared for one payload.
+
+import * as ours from "../mod.ts";
+import * as msgpackr from "msgpackr";
+import * as msgpack from "@msgpack/msgpack";
+
+/** A codec ready for one payload: `encode()` packs it, `decode()` unpacks its own bytes. */
+export interface Prepared {
+  encode(): unknown;
+  decode(): unknown;
+  bytes: Uint8Array;
+}
+
+/** A codec under test. */
+export interface Codec {
+  name: string;
+  /** Whether it can encode this payload (JSON cannot encode binary). */
+  accepts(json: boolean): boolean;
+  prepare(value: unknown): Prepared;
+}
+
+function prepared(encode: () => Uint8Array, decode: (bytes: Uint8Array) => unknown): Prepared {
+  const bytes = new Uint8Array(encode());
+  return { encode, decode: () => decode(bytes), bytes };
+}
+
+// msgpackr's pure-JavaScript browser build (no native addon), loaded from its UMD bundle.
+async function loadMsgpackrBrowser(): Promise<typeof msgpackr> {
+  const global = globalThis as { msgpackr?: typeof msgpackr };
+  const saved = global.msgpackr;
+  await import("../node_modules/msgpackr/dist/index.js");
+  const loaded = global.msgpackr!;
+  global.msgpackr = saved;
+  return loaded;
+}
+const msgpackrBrowser = await loadMsgpackrBrowser();
+
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder();
+const msgpackEncoder = new msgpack.Encoder();
+const msgpackDecoder = new msgpack.Decoder();
+
+/** Every codec, by name. */
+export const codecs: Codec[] = [
+  {
+    name: "ours",
+    accepts: () => true,
+    prepare: (value) => prepared(() => ours.pack(value), (bytes) => ours.unpack(bytes)),
+  },
+  {
+    name: "msgpackr",
+    accepts: () => true,
+    prepare: (value) => prepared(() => msgpackr.pack(value), (bytes) => msgpackr.unpack(bytes)),
+  },
+  {
+    name: "msgpackr pure-JS",
+    accepts: () => true,
+    prepare: (value) =>
+      prepared(() => msgpackrBrowser.pack(value), (bytes) => msgpackrBrowser.unpack(bytes)),
+  },
+  {
+    name: "@msgpack/msgpack",
+    accepts: () => true,
+    prepare: (value) =>
+      prepared(() => msgpackEncoder.encode(value), (bytes) => msgpackDecoder.decode(bytes)),
+  },
+  {
+    name: "JSON",
+    accepts: (json) => json,
+    prepare: (value) =>
+      prepared(
+        () => textEncoder.encode(JSON.stringify(value)),
+        (bytes) => JSON.parse(textDecoder.decode(bytes)),
+      ),
+  },
+  {
+    name: "ours records",
+    accepts: () => true,
+    prepare: (value) => {
+      const structures: string[][] = [];
+      const packr = new ours.Packr({ structures });
+      packr.pack(value); // learn the shapes: later packs only reference shared structures
+      const unpackr = new ours.Unpackr({ structures });
+      return prepared(() => packr.pack(value), (bytes) => unpackr.unpack(bytes));
+    },
+  },
+  {
+    name: "ours records no-eval",
+    accepts: () => true,
+    prepare: (value) => {
+      const structures: string[][] = [];
+      const packr = new ours.Packr({ structures });
+      packr.pack(value);
+      // the no-eval build's reader: the interpreted one
+      const unpackr = new ours.Unpackr({ structures, compileRecordReaders: false });
+      return prepared(() => packr.pack(value), (bytes) => unpackr.unpack(bytes));
+    },
+  },
+  {
+    name: "msgpackr records",
+    accepts: () => true,
+    prepare: (value) => {
+      const structures: string[][] = [];
+      const packr = new msgpackr.Packr({ structures });
+      packr.pack(value);
+      const unpackr = new msgpackr.Unpackr({ structures });
+      return prepared(() => packr.pack(value), (bytes) => unpackr.unpack(bytes));
+    },
+  },
+];

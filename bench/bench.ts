@@ -1,0 +1,126 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+/**
+ * Pack and unpack benchmark: this library against msgpackr 2.1.3 (default path with its native
+ * addon, and its pure-JS browser build), @msgpack/msgpack and JSON, bytes to bytes, measured
+ * with mitata in one run. Prints a markdown table of median times and ratios.
+ *
+ *   deno run -A bench/bench.ts [--payload=<substring>] [--codec=<substring>] [--quick]
+ *   bun bench/bench.ts [...]
+ *
+ * Ratios are "how many times faster than the rival" (rival time / our time; above 1 = we win).
+ */
+
+import { measure } from "mitata";
+import { type Codec, codecs } from "./_codecs.ts";
+import { payloads } from "./_payloads.ts";
+
+const args = typeof Deno !== "undefined" ? Deno.args : process.argv.slice(2);
+const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
+const payloadFilter = option("payload");
+const codecFilter = option("codec");
+const quick = args.includes("--quick");
+
+const runtime = typeof Deno !== "undefined"
+  ? `Deno ${Deno.version.deno} (V8 ${Deno.version.v8})`
+  : typeof Bun !== "undefined"
+  ? `Bun ${Bun.version} (JavaScriptCore)`
+  : `Node ${process.version}`;
+
+interface Cell {
+  pack?: number;
+  unpack?: number;
+  size?: number;
+}
+
+async function time(fn: () => unknown): Promise<number> {
+  const stats = await measure(fn, quick ? { min_cpu_time: 50e6 } : { min_cpu_time: 300e6 });
+  return stats.p50;
+}
+
+const selected = codecs.filter((codec) => !codecFilter || codec.name.includes(codecFilter));
+const results = new Map<string, Map<string, Cell>>();
+
+for (const payload of payloads()) {
+  if (payloadFilter && !payload.name.includes(payloadFilter)) continue;
+  const row = new Map<string, Cell>();
+  results.set(payload.name, row);
+  for (const codec of selected) {
+    if (!codec.accepts(payload.json)) continue;
+    const prepared = codec.prepare(payload.value);
+    const cell: Cell = { size: prepared.bytes.length };
+    cell.pack = await time(() => prepared.encode());
+    cell.unpack = await time(() => prepared.decode());
+    row.set(codec.name, cell);
+    console.error(
+      `${payload.name} / ${codec.name}: pack ${format(cell.pack)}, unpack ${format(cell.unpack)}`,
+    );
+  }
+}
+
+function format(ns: number | undefined): string {
+  if (ns === undefined) return "–";
+  if (ns < 1e3) return `${ns.toFixed(0)} ns`;
+  if (ns < 1e6) return `${(ns / 1e3).toFixed(1)} µs`;
+  return `${(ns / 1e6).toFixed(2)} ms`;
+}
+
+function ratio(ours: number | undefined, theirs: number | undefined): string {
+  if (ours === undefined || theirs === undefined) return "–";
+  return `${(theirs / ours).toFixed(2)}×`;
+}
+
+/** The rival each of our codecs is compared with. */
+const RIVALS: Record<string, string[]> = {
+  "ours": ["msgpackr", "msgpackr pure-JS", "@msgpack/msgpack", "JSON"],
+  "ours records": ["msgpackr records", "JSON"],
+  "ours records no-eval": ["msgpackr records", "ours records", "JSON"],
+};
+
+const lines: string[] = [];
+lines.push(`### ${runtime}`, "");
+lines.push(
+  `Median time per operation; ratio = rival time / our time (above 1× = ours is faster).`,
+  "",
+);
+for (const operation of ["pack", "unpack"] as const) {
+  lines.push(`#### ${operation}`, "");
+  const columns = selected.map((codec: Codec) => codec.name);
+  lines.push(
+    `| payload | ${columns.join(" | ")} |`,
+    `|---|${columns.map(() => "---:").join("|")}|`,
+  );
+  for (const [name, row] of results) {
+    lines.push(
+      `| ${name} | ${columns.map((column) => format(row.get(column)?.[operation])).join(" | ")} |`,
+    );
+  }
+  lines.push("");
+  const comparisons = Object.entries(RIVALS).flatMap(([mine, rivals]) =>
+    columns.includes(mine)
+      ? rivals.filter((rival) => columns.includes(rival)).map((rival) => [mine, rival])
+      : []
+  );
+  if (comparisons.length) {
+    lines.push(
+      `| payload | ${comparisons.map(([mine, rival]) => `${mine} vs ${rival}`).join(" | ")} |`,
+      `|---|${comparisons.map(() => "---:").join("|")}|`,
+    );
+    for (const [name, row] of results) {
+      lines.push(
+        `| ${name} | ${
+          comparisons.map(([mine, rival]) =>
+            ratio(row.get(mine)?.[operation], row.get(rival)?.[operation])
+          ).join(" | ")
+        } |`,
+      );
+    }
+    lines.push("");
+  }
+}
+lines.push("#### encoded size (bytes)", "");
+const columns = selected.map((codec) => codec.name);
+lines.push(`| payload | ${columns.join(" | ")} |`, `|---|${columns.map(() => "---:").join("|")}|`);
+for (const [name, row] of results) {
+  lines.push(`| ${name} | ${columns.map((column) => row.get(column)?.size ?? "–").join(" | ")} |`);
+}
+console.log(lines.join("\n"));
