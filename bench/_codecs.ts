@@ -27,11 +27,10 @@ function prepared(encode: () => Uint8Array, decode: (bytes: Uint8Array) => unkno
 
 // msgpackr's pure-JavaScript browser build (no native addon), loaded from its UMD bundle.
 async function loadMsgpackrBrowser(): Promise<typeof msgpackr> {
-  const global = globalThis as { msgpackr?: typeof msgpackr };
-  const saved = global.msgpackr;
+  const global = globalThis as { msgpackr?: typeof msgpackr | undefined };
   await import("../node_modules/msgpackr/dist/index.js");
   const loaded = global.msgpackr!;
-  global.msgpackr = saved;
+  delete global.msgpackr;
   return loaded;
 }
 const msgpackrBrowser = await loadMsgpackrBrowser();

@@ -20,10 +20,11 @@ const payloadFilter = option("payload");
 const codecFilter = option("codec");
 const quick = args.includes("--quick");
 
+const bun = (globalThis as { Bun?: { version: string } }).Bun;
 const runtime = typeof Deno !== "undefined"
   ? `Deno ${Deno.version.deno} (V8 ${Deno.version.v8})`
-  : typeof Bun !== "undefined"
-  ? `Bun ${Bun.version} (JavaScriptCore)`
+  : bun !== undefined
+  ? `Bun ${bun.version} (JavaScriptCore)`
   : `Node ${process.version}`;
 
 interface Cell {
