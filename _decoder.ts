@@ -11,13 +11,14 @@ import { C1 } from "./_c1.ts";
 import { DecodeError, IncompleteDataError } from "./_errors.ts";
 import type { Extension, ExtensionRegistry } from "./_extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "./_float32.ts";
-import { createRecordType, type RecordType } from "./_record_reader.ts";
+import { createRecordType, type RecordType, resetCompileAllowance } from "./_record_reader.ts";
 import { RecordTable } from "./_record_table.ts";
 import { decodeBigIntPayload } from "./_bigint_ext.ts";
 import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
-import { decodeShortAscii, decodeUtf8, textDecoder } from "./_utf8.ts";
+import { decodeShortAscii, decodeUtf8, SHORT_ASCII_MAX, textDecoder } from "./_utf8.ts";
 import { readKeyCached } from "./_key_cache.ts";
+import { resetAsciiWindow, sliceAscii } from "./_ascii_window.ts";
 import type { Structure } from "./_options.ts";
 
 /** How 64-bit integers decode: 0 bigint, 1 number, 2 string, 3 auto. */
@@ -45,6 +46,8 @@ export interface DecodeContext {
 
 /** Strings longer than this many bytes go to `TextDecoder`; shorter ones are decoded in JS. */
 const TEXT_DECODER_THRESHOLD = 64;
+/** ASCII strings up to this many bytes are built with `String.fromCharCode`; longer are sliced. */
+const SHORT_STRING = SHORT_ASCII_MAX;
 
 // ---- state of the decode in progress -----------------------------------------------------------
 
@@ -275,13 +278,17 @@ function readInt64(signed: boolean): number | bigint | string {
 function readString(length: number): string {
   if (length > srcEnd - position) throw incomplete(position + length);
   const start = position;
-  position += length;
-  if (length < 16) {
+  const end = position += length;
+  if (length <= SHORT_STRING) {
     const ascii = decodeShortAscii(src, start, length);
     if (ascii !== null) return ascii;
+  } else {
+    let any = 0;
+    for (let i = start; i < end; i++) any |= src[i];
+    if (any < 0x80) return sliceAscii(src, start, end, srcEnd);
   }
-  if (length > TEXT_DECODER_THRESHOLD) return textDecoder.decode(src.subarray(start, position));
-  return decodeUtf8(src, start, position);
+  if (length > TEXT_DECODER_THRESHOLD) return textDecoder.decode(src.subarray(start, end));
+  return decodeUtf8(src, start, end);
 }
 
 function readBinary(length: number): Uint8Array {
@@ -622,8 +629,9 @@ function readIdentified(start: number, length: number, headerOffset: number): un
   const next = src[position];
   let target: object;
   if ((next >= 0x90 && next < 0xa0) || next === 0xdc || next === 0xdd) target = [];
-  else if ((next >= 0x80 && next < 0x90) || next === 0xde || next === 0xdf) target = new Map();
-  else if (
+  else if ((next >= 0x80 && next < 0x90) || next === 0xde || next === 0xdf) {
+    target = context.mapsAsObjects ? {} : new Map();
+  } else if (
     ((next >= 0xc7 && next <= 0xc9) || (next >= 0xd4 && next <= 0xd8)) && src[position + 1] === 0x73
   ) {
     target = new Set();
@@ -763,6 +771,7 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   extensionDecoders = ctx.extensions.decoders();
   bundle = null;
   references = null;
+  resetAsciiWindow();
 }
 
 function finish(): void {
@@ -831,6 +840,7 @@ function runOne(
 ): unknown {
   const records = ctx.records;
   const mark = records.mark();
+  if (!nested) resetCompileAllowance();
   begin(ctx, bytes, start, end);
   try {
     const value = readTopLevel();
@@ -887,6 +897,7 @@ function runMany(
   const records = ctx.records;
   const callMark = records.mark();
   const commit = (ctx.sequential || ctx.persistInMultiple) && !nested;
+  if (!nested) resetCompileAllowance();
   begin(ctx, bytes, start, end);
   const values: unknown[] | undefined = forEach ? undefined : [];
   let valueStart = start;

@@ -37,8 +37,20 @@ export interface RecordType {
 
 /** Reads before a shape is compiled: the defining read plus two more, as msgpackr. */
 const COMPILE_AFTER_READS = 3;
+/**
+ * Most shapes compiled during one top-level decode. Compiling costs tens of microseconds, so
+ * without a cap a crafted message with thousands of distinct shapes could spend seconds in the
+ * compiler; shapes beyond the cap stay interpreted and may compile in a later decode.
+ */
+const MAX_COMPILES_PER_DECODE = 32;
 
 let compiler: RecordReaderCompiler | null = null;
+let compilesLeft = MAX_COMPILES_PER_DECODE;
+
+/** Gives the next top-level decode its compile allowance. */
+export function resetCompileAllowance(): void {
+  compilesLeft = MAX_COMPILES_PER_DECODE;
+}
 
 /** Installs the code-generating record reader compiler (default build only). */
 export function installRecordReaderCompiler(recordReaderCompiler: RecordReaderCompiler): void {
@@ -99,7 +111,8 @@ export function createRecordType(
   if (options.compile && compiler !== null) {
     let reads = 0;
     type.read = () => {
-      if (++reads > COMPILE_AFTER_READS) {
+      if (++reads > COMPILE_AFTER_READS && compilesLeft > 0) {
+        compilesLeft--;
         type.read = compileOrKeep(names, read, options.freeze, interpreted);
       }
       return interpreted();
