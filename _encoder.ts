@@ -1014,7 +1014,17 @@ function encodeValue(
 
 /** Writes the value, closes bundles, inserts reference ids and returns the output bytes. */
 function finishValue(value: unknown, flags: number, output: OutputBuffer | null): Bytes {
-  writeValue(value);
+  try {
+    writeValue(value);
+  } catch (error) {
+    // the engine's stack may end before maxDepth (a deep caller, a small stack): same advice
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      throw new RangeError(
+        "Nesting too deep for the call stack: is the value cyclic? Use structuredClone: true to pack cyclic values, or lower maxDepth",
+      );
+    }
+    throw error;
+  }
   if (bundle !== null && bundle.field >= 0) {
     if (position + bundle.nonAscii.length * 3 + bundle.ascii.length + 10 > safeEnd) {
       makeRoom(position + bundle.nonAscii.length * 3 + bundle.ascii.length + 10);

@@ -94,7 +94,7 @@ export interface UnpackrOptions {
   /**
    * Deepest nesting of arrays, maps, records and extensions accepted when decoding and encoding;
    * deeper input fails with a clear error instead of a stack overflow.
-   * @default {5000}
+   * @default {1000}
    */
   maxDepth?: number;
   /**

@@ -19,7 +19,7 @@ export type UnpackWindow = number | { start?: number; end?: number };
 export type MessagePackSource = Uint8Array | ArrayBufferView | ArrayBuffer;
 
 /** Decoding defaults used when no option says otherwise. */
-export const DEFAULT_MAX_DEPTH = 5000;
+export const DEFAULT_MAX_DEPTH = 1000;
 
 const INT64_MODES: Record<string, Int64Mode> = { bigint: 0, number: 1, string: 2, auto: 3 };
 

@@ -27,9 +27,10 @@ function prepared(encode: () => Uint8Array, decode: (bytes: Uint8Array) => unkno
 
 // msgpackr's pure-JavaScript browser build (no native addon), loaded from its UMD bundle.
 async function loadMsgpackrBrowser(): Promise<typeof msgpackr> {
+  // Deno runs the UMD file as a script that sets globalThis.msgpackr; Bun loads it as CommonJS
   const global = globalThis as { msgpackr?: typeof msgpackr | undefined };
-  await import("../node_modules/msgpackr/dist/index.js");
-  const loaded = global.msgpackr!;
+  const module = await import("../node_modules/msgpackr/dist/index.js");
+  const loaded = global.msgpackr ?? (module as { default?: typeof msgpackr }).default!;
   delete global.msgpackr;
   return loaded;
 }
