@@ -500,7 +500,8 @@ function readFixExt1(headerOffset: number): unknown {
   const custom = extensionDecoders[type];
   if (custom !== undefined && !custom.unpack && custom.read) {
     position += 2; // type and the filler byte: the extension's data is the next value
-    return custom.read(readNested());
+    const data = readNested();
+    return runExtension(() => custom.read!(data), headerOffset);
   }
   return readExtension(1, headerOffset);
 }
@@ -549,10 +550,29 @@ function readCustomExtension(
   headerOffset: number,
 ): unknown {
   if (extension.unpack) {
-    return extension.unpack(new Uint8Array(src.buffer, src.byteOffset + start, length));
+    const payload = new Uint8Array(src.buffer, src.byteOffset + start, length);
+    return runExtension(() => extension.unpack!(payload), headerOffset);
   }
   // a read-style extension is only written as the fixext1 tag `d4 type 00` before its value
   throw invalid(`Extension ${type} expects its value after a one-byte tag`, headerOffset);
+}
+
+/**
+ * Runs an extension's decoding code. Its input is complete (the payload length was checked), so
+ * an incomplete-data error from inside it (a nested `unpack` of bad bytes) is invalid data that
+ * more input cannot fix: it becomes a plain DecodeError, as msgpackr clears `incomplete` there.
+ */
+function runExtension(decodeWith: () => unknown, headerOffset: number): unknown {
+  try {
+    return decodeWith();
+  } catch (error) {
+    if (error instanceof IncompleteDataError) {
+      const wrapped = invalid(`Extension data is truncated (${error.message})`, headerOffset);
+      wrapped.cause = error;
+      throw wrapped;
+    }
+    throw error;
+  }
 }
 
 /** Reads a value that extension code receives; a value nested in an extension counts as a level. */

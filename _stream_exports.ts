@@ -3,4 +3,18 @@
 
 // Everything the stream entry point exports; shared by `stream.ts`, `mod.ts` and `no_eval.ts`.
 
-export {};
+export { PackrStream } from "./_packr_stream.ts";
+export { UnpackrStream } from "./_unpackr_stream.ts";
+export { decodeIter, encodeIter, type StreamSource } from "./_iterators.ts";
+export type { PackrStreamOptions } from "./_chunk_encoder.ts";
+export type { UnpackrStreamOptions } from "./_chunk_decoder.ts";
+// the option and input types the stream API refers to, so `stream.ts` documents completely
+export type { MessagePackSource } from "./_unpackr.ts";
+export type {
+  Int64Type,
+  IsCompatible,
+  PackrOptions,
+  Structure,
+  UnpackrOptions,
+} from "./_options.ts";
+export type { Float32Option } from "./_float32.ts";

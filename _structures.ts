@@ -182,7 +182,8 @@ export class StructureEncoder {
     if (recordId < this.sharedLimitId && (nestedWithSave || rejected)) {
       if (nestedWithSave && !rejected) (this.pending ??= []).push(keys);
       if (!this.maxOwn) return 0;
-      recordId = this.nextOwnId ?? 0;
+      // the first own id (or one past the last) wraps to the start of the own range
+      recordId = this.nextOwnId ?? this.maxStructureId;
       if (!(recordId < this.maxStructureId)) recordId = this.sharedLimitId;
       this.nextOwnId = recordId + 1;
     } else {
