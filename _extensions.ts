@@ -28,7 +28,8 @@ export interface Extension<T = unknown> {
   /** Returns the value to pack in place of `value`. */
   write?: (value: T) => unknown;
   /** Rebuilds a value from what `write` returned, already decoded. */
-  read?: (data: unknown) => unknown;
+  // deno-lint-ignore no-explicit-any
+  read?: (data: any) => unknown;
 }
 
 /**
