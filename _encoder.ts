@@ -1091,7 +1091,9 @@ function afterPack(
       if (structures.getStructures) structures.uninitialized = true;
       else structures.rollbackShared();
     }
+    // pack again as a fresh outermost pack, so the retry saves what it shares
     encoding = false;
+    structures.packing = false;
     return encodeTopLevel(ctx, value, flags, output);
   }
   structures.lastSavedLength = sharedLength;

@@ -98,7 +98,7 @@ export interface UnpackrOptions {
    */
   maxDepth?: number;
   /**
-   * Let the default build generate record readers with `new Function` once a shape has been read
+   * Let the default build generate record readers (with the Function constructor) once a shape has been read
    * a few times (the no-eval build never does). `false` keeps this instance on the interpreted
    * reader.
    * @default {true}

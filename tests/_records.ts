@@ -4,11 +4,19 @@
 
 import * as msgpackr from "msgpackr";
 import { pack, Packr, type PackrOptions, type Structure, unpack } from "../mod.ts";
+import { BENCH_FILES } from "./_bench_files.ts";
 import { benchData, hex } from "./_util.ts";
+
+export { BENCH_FILES };
 
 /** Our options, typed for msgpackr (its `.d.ts` types are narrower than what it accepts). */
 export function theirOptions(options: PackrOptions): msgpackr.Options {
   return options as unknown as msgpackr.Options;
+}
+
+/** msgpackr's live structures table of a Packr (not in its `.d.ts`). */
+export function theirStructures(packr: msgpackr.Packr): Structure[] {
+  return (packr as unknown as { structures: Structure[] }).structures;
 }
 
 /** Both encoders, built from the same options (a factory: msgpackr mutates its options). */
@@ -63,18 +71,6 @@ export function copyStructures(structures: readonly unknown[]): Structure[] {
 export function distinctShapes(count: number, prefix = "k", offset = 0): Record<string, unknown>[] {
   return Array.from({ length: count }, (_, i) => ({ [prefix + (i + offset)]: i, x: `v${i}` }));
 }
-
-/** The ../shared/bench-data files used as sample payloads. */
-export const BENCH_FILES = [
-  "example.json",
-  "example2.json",
-  "example3.json",
-  "example4.json",
-  "example5.json",
-  "floats.json",
-  "sample-large.json",
-  "strings2.json",
-] as const;
 
 /** Every bench-data payload, parsed, by file name. */
 export async function allBenchData(): Promise<Map<string, unknown>> {
