@@ -16,9 +16,8 @@ import { RecordTable } from "./_record_table.ts";
 import { decodeBigIntPayload } from "./_bigint_ext.ts";
 import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
-import { decodeShortAscii, decodeUtf8, SHORT_ASCII_MAX, textDecoder } from "./_utf8.ts";
+import { decodeString } from "./_utf8.ts";
 import { readKeyCached } from "./_key_cache.ts";
-import { resetAsciiWindow, sliceAscii } from "./_ascii_window.ts";
 import type { Structure } from "./_options.ts";
 
 /** How 64-bit integers decode: 0 bigint, 1 number, 2 string, 3 auto. */
@@ -43,11 +42,6 @@ export interface DecodeContext {
   readonly records: RecordTable;
   readonly extensions: ExtensionRegistry;
 }
-
-/** Strings longer than this many bytes go to `TextDecoder`; shorter ones are decoded in JS. */
-const TEXT_DECODER_THRESHOLD = 64;
-/** ASCII strings up to this many bytes are built with `String.fromCharCode`; longer are sliced. */
-const SHORT_STRING = SHORT_ASCII_MAX;
 
 // ---- state of the decode in progress -----------------------------------------------------------
 
@@ -91,9 +85,10 @@ function incomplete(needEnd?: number): IncompleteDataError {
     ? needEnd - srcEnd
     : undefined;
   const detail = missing === undefined ? "" : `: ${missing} more bytes needed`;
+  // the offset is where the input ran out
   return new IncompleteDataError(
-    `Unexpected end of MessagePack data at offset ${Math.min(position, srcEnd)}${detail}`,
-    Math.min(position, srcEnd),
+    `Unexpected end of MessagePack data at offset ${srcEnd}${detail}`,
+    srcEnd,
     missing,
   );
 }
@@ -278,17 +273,8 @@ function readInt64(signed: boolean): number | bigint | string {
 function readString(length: number): string {
   if (length > srcEnd - position) throw incomplete(position + length);
   const start = position;
-  const end = position += length;
-  if (length <= SHORT_STRING) {
-    const ascii = decodeShortAscii(src, start, length);
-    if (ascii !== null) return ascii;
-  } else {
-    let any = 0;
-    for (let i = start; i < end; i++) any |= src[i];
-    if (any < 0x80) return sliceAscii(src, start, end, srcEnd);
-  }
-  if (length > TEXT_DECODER_THRESHOLD) return textDecoder.decode(src.subarray(start, end));
-  return decodeUtf8(src, start, end);
+  position += length;
+  return decodeString(src, start, position);
 }
 
 function readBinary(length: number): Uint8Array {
@@ -537,7 +523,8 @@ function readExtension(length: number, headerOffset: number): unknown {
       return readTypedArray(start, length, headerOffset);
   }
   throw invalid(
-    length === 1 ? `Unknown extension ${type}` : `Unknown extension type ${type}`,
+    // msgpackr's two wordings: the short one only for the fixext1 header
+    src[headerOffset] === 0xd4 ? `Unknown extension ${type}` : `Unknown extension type ${type}`,
     headerOffset,
   );
 }
@@ -717,9 +704,7 @@ function readBundleString(): string {
   if (length > srcEnd - position) throw incomplete(position + length);
   const start = position;
   position += length;
-  return length > TEXT_DECODER_THRESHOLD
-    ? textDecoder.decode(src.subarray(start, position))
-    : decodeUtf8(src, start, position);
+  return decodeString(src, start, position);
 }
 
 /** `c1` + count inside a bundle: the next `count` UTF-16 units of one of the bundle's strings. */
@@ -791,7 +776,6 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   extensionDecoders = ctx.extensions.decoders();
   bundle = null;
   references = null;
-  resetAsciiWindow();
 }
 
 function finish(): void {

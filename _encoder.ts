@@ -561,7 +561,7 @@ function writeClassInstance(value: object): void {
     writeArray(value);
     return;
   }
-  if (value instanceof Map) {
+  if (value instanceof Map && hasBrand(value, mapSize)) {
     writeMap(value);
     return;
   }
@@ -587,25 +587,45 @@ function usesOwnToJSON(value: object, builtIn: unknown): boolean {
   return toJSON !== undefined && toJSON !== dateToJSON && toJSON !== bufferToJSON;
 }
 
+// Brand checks: `instanceof` follows the prototype chain, so `Object.create(new Map())` passes it
+// without being a Map, and the built-in methods would throw on it. Such objects are written as
+// plain objects. These run only for class instances, never for plain objects, arrays or Maps.
+const getTime = Date.prototype.getTime;
+const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, "size")!.get!;
+const setSize = Object.getOwnPropertyDescriptor(Set.prototype, "size")!.get!;
+const regExpSource = Object.getOwnPropertyDescriptor(RegExp.prototype, "source")!.get!;
+const arrayBufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength")!
+  .get!;
+
+function hasBrand(value: object, brandedGetter: (this: never) => unknown): boolean {
+  try {
+    brandedGetter.call(value as never);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** msgpackr's built-in classes (§0.1, §4.2); false when `value` is none of them. */
 function writeBuiltIn(value: object): boolean {
   if (value instanceof Date) {
+    if (!hasBrand(value, getTime)) return false;
     if (usesOwnToJSON(value, Date)) return false;
     writeDate(value);
   } else if (value instanceof Set) {
-    if (usesOwnToJSON(value, Set)) return false;
+    if (!hasBrand(value, setSize) || usesOwnToJSON(value, Set)) return false;
     if (context.setAsEmptyObject) writeValue({});
     else writeTagged(0x73, Array.from(value));
   } else if (value instanceof Error) {
     if (usesOwnToJSON(value, Error)) return false;
     writeTagged(0x65, [value.name, value.message, (value as { cause?: unknown }).cause]);
   } else if (value instanceof RegExp) {
-    if (usesOwnToJSON(value, RegExp)) return false;
+    if (!hasBrand(value, regExpSource) || usesOwnToJSON(value, RegExp)) return false;
     writeTagged(0x78, [value.source, value.flags]);
   } else if (value instanceof ArrayBuffer) {
-    if (usesOwnToJSON(value, ArrayBuffer)) return false;
+    if (!hasBrand(value, arrayBufferLength) || usesOwnToJSON(value, ArrayBuffer)) return false;
     writeBytes(new Uint8Array(value), 0x10);
-  } else if (value instanceof TypedArray || value instanceof DataView) {
+  } else if (ArrayBuffer.isView(value)) {
     if (usesOwnToJSON(value, value instanceof DataView ? DataView : TypedArray)) return false;
     const view = value as ArrayBufferView;
     const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
@@ -984,7 +1004,10 @@ function encodeValue(
     start = 0;
   }
   position = start;
-  if (flags & RESERVE_START_SPACE) position += flags & 0xff;
+  if (flags & RESERVE_START_SPACE) {
+    position += flags & 0xff;
+    target.fill(0, start, position); // not bytes left over from an earlier pack
+  }
   encoding = true;
   context = ctx;
   customEncoders = ctx.extensions.encoders();

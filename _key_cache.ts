@@ -1,7 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { decodeShortAscii, decodeUtf8 } from "./_utf8.ts";
+import { decodeString } from "./_utf8.ts";
 
 // Map keys repeat. Decoding one into a fresh string on every occurrence costs an allocation, and
 // using a fresh string as a property name costs an engine lookup to internalise it. The cache
@@ -35,9 +35,5 @@ export function readKeyCached(bytes: Uint8Array, start: number, length: number):
 }
 
 function decodeKey(bytes: Uint8Array, start: number, length: number): string {
-  if (length < 16) {
-    const ascii = decodeShortAscii(bytes, start, length);
-    if (ascii !== null) return ascii;
-  }
-  return decodeUtf8(bytes, start, start + length);
+  return decodeString(bytes, start, start + length);
 }

@@ -230,6 +230,7 @@ export type Encoder = Packr;
  * MessagePack decoder; byte-identical to msgpackr's `pack`.
  *
  * @param value The value to pack.
+ * @param flags Optional buffer flags, as for {@linkcode Packr.pack}.
  * @returns A new `Uint8Array` with exactly the packed bytes.
  *
  * @example Usage
@@ -241,15 +242,12 @@ export type Encoder = Packr;
  * assert.deepEqual(unpack(bytes), { greeting: "hello", list: [1, 2, 3] });
  * ```
  */
-export function pack(value: unknown): Uint8Array<ArrayBuffer> {
-  return defaultPackr.pack(value);
+export function pack(value: unknown, flags?: number): Uint8Array<ArrayBuffer> {
+  return defaultPackr.pack(value, flags);
 }
 
 /**
- * Alias of {@linkcode pack}.
- *
- * @param value The value to pack.
- * @returns The packed bytes.
+ * Alias of {@linkcode pack} (the same function).
  *
  * @example Usage
  * ```ts
@@ -259,9 +257,7 @@ export function pack(value: unknown): Uint8Array<ArrayBuffer> {
  * assert.equal(decode(encode("hi")), "hi");
  * ```
  */
-export function encode(value: unknown): Uint8Array<ArrayBuffer> {
-  return defaultPackr.pack(value);
-}
+export const encode: typeof pack = pack;
 
 /**
  * Registers an extension for every Packr and Unpackr, existing and future (msgpackr's global

@@ -254,11 +254,7 @@ export function unpack<T = any>(source: MessagePackSource, window?: UnpackWindow
 }
 
 /**
- * Alias of {@linkcode unpack}.
- *
- * @param source The bytes.
- * @param window An end offset, or `{ start, end }`.
- * @returns The decoded value.
+ * Alias of {@linkcode unpack} (the same function).
  *
  * @example Usage
  * ```ts
@@ -268,10 +264,7 @@ export function unpack<T = any>(source: MessagePackSource, window?: UnpackWindow
  * assert.equal(decode(new Uint8Array([0x2a])), 42);
  * ```
  */
-// deno-lint-ignore no-explicit-any
-export function decode<T = any>(source: MessagePackSource, window?: UnpackWindow): T {
-  return defaultUnpackr.unpack<T>(source, window);
-}
+export const decode: typeof unpack = unpack;
 
 /**
  * Decodes every value of a byte sequence; see {@linkcode Unpackr.unpackMultiple}.

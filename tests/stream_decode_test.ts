@@ -488,7 +488,7 @@ describe("UnpackrStream errors", () => {
       assert.deepEqual(streamed.values, [{ id: 1 }, { id: 2 }, "three"], `delay ${delay}`);
       assert.ok(streamed.error instanceof DecodeError);
       assert.ok(!(streamed.error instanceof IncompleteDataError));
-      assert.match((streamed.error as Error).message, /^Unknown extension 5 at offset \d+$/);
+      assert.match((streamed.error as Error).message, /^Unknown extension type 5 at offset \d+$/);
     }
     const iterated = await viaIter(chunks);
     assert.deepEqual(iterated.values, [{ id: 1 }, { id: 2 }, "three"]);
