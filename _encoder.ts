@@ -208,9 +208,9 @@ function writeString(value: string): void {
   const maxBytes = length * 3;
   if (position + maxBytes > safeEnd) makeRoom(position + maxBytes);
   const dataStart = position + headerSize;
-  const byteLength = length < 0x40
+  const byteLength = length <= MANUAL_UTF8_MAX
     ? encodeUtf8Manually(target, dataStart, value) - dataStart
-    : textEncoder.encodeInto(value, target.subarray(dataStart)).written;
+    : encodeUtf8Natively(value, dataStart, length);
   if (byteLength < 0x20) {
     target[position++] = 0xa0 | byteLength;
   } else if (byteLength < 0x100) {
@@ -233,6 +233,42 @@ function writeString(value: string): void {
     position += 4;
   }
   position += byteLength;
+}
+
+// Strings up to MANUAL_UTF8_MAX units are encoded in JavaScript; longer ones by the engine. The
+// thresholds are where the engine's call overhead is repaid (measured: V8 writes ~2.2 ns per
+// character by hand against ~100 ns for `encodeInto`; Bun's `Buffer.prototype.utf8Write` costs a
+// flat ~20 ns, also on a plain Uint8Array).
+type Utf8Write = (this: Uint8Array, text: string, offset: number, length: number) => number;
+const bufferUtf8Write = (globalThis as { Buffer?: { prototype: { utf8Write?: unknown } } }).Buffer
+  ?.prototype.utf8Write;
+const nativeUtf8Write = (globalThis as { Bun?: unknown }).Bun !== undefined &&
+    typeof bufferUtf8Write === "function"
+  ? bufferUtf8Write as Utf8Write
+  : null;
+const MANUAL_UTF8_MAX = nativeUtf8Write !== null ? 8 : 47;
+
+/**
+ * Writes `value` (longer than MANUAL_UTF8_MAX units) as UTF-8 at `start` with the engine's
+ * encoder and returns the byte length. Engines write a lone surrogate as U+FFFD (`ef bf bd`);
+ * msgpackr writes strings under 64 units by hand, lone surrogates in their 3-byte WTF-8 form. So
+ * a short string whose bytes contain `ef bf bd` is written again by hand (same length), and our
+ * bytes stay msgpackr's.
+ */
+function encodeUtf8Natively(value: string, start: number, length: number): number {
+  const byteLength = nativeUtf8Write !== null
+    ? nativeUtf8Write.call(target, value, start, target.length - start)
+    : textEncoder.encodeInto(value, target.subarray(start)).written;
+  if (length < 0x40 && byteLength !== length) {
+    const end = start + byteLength - 2;
+    for (let i = start; i < end; i++) {
+      if (target[i] === 0xef && target[i + 1] === 0xbf && target[i + 2] === 0xbd) {
+        encodeUtf8Manually(target, start, value);
+        break;
+      }
+    }
+  }
+  return byteLength;
 }
 
 function writeNumber(value: number): void {
