@@ -33,6 +33,18 @@ const MIN_PIECE = 1024;
  * Options of {@linkcode UnpackrStream} and {@linkcode decodeIter}: the
  * {@linkcode UnpackrOptions} (the stream decodes with one sequential Unpackr, so record
  * definitions carry from value to value) plus the bound on held bytes.
+ *
+ * @example Usage
+ * ```ts
+ * import { pack, UnpackrStream, type UnpackrStreamOptions } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const options: UnpackrStreamOptions = { maxIncompleteBufferSize: 1 << 20, mapsAsObjects: true };
+ * const values = await Array.fromAsync(
+ *   ReadableStream.from([pack({ a: 1 })]).pipeThrough(new UnpackrStream(options)),
+ * );
+ * assert.deepEqual(values, [{ a: 1 }]);
+ * ```
  */
 export interface UnpackrStreamOptions extends UnpackrOptions {
   /**

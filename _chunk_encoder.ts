@@ -19,7 +19,19 @@ const MAX_COALESCE_BYTES = 0x4000000;
 /** Room the packer wants after a value's start before it moves to a buffer of its own. */
 const PACKER_HEADROOM = 0x1000;
 
-/** Options of {@linkcode PackrStream} and {@linkcode encodeIter}. */
+/** Options of {@linkcode PackrStream} and {@linkcode encodeIter}. *
+ * @example Usage
+ * ```ts
+ * import { PackrStream, type PackrStreamOptions, unpackMultiple } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const options: PackrStreamOptions = { useRecords: false, coalesceBytes: 0 };
+ * const chunks = await Array.fromAsync(
+ *   ReadableStream.from([1, "two"]).pipeThrough(new PackrStream(options)),
+ * );
+ * assert.deepEqual(chunks.flatMap((chunk) => unpackMultiple(chunk)), [1, "two"]);
+ * ```
+ */
 export interface PackrStreamOptions extends PackrOptions {
   /**
    * Values are joined into chunks of at least this many bytes, which cuts the per-chunk cost

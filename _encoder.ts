@@ -68,14 +68,61 @@ export interface OutputBuffer {
   position: number;
 }
 
-/** `pack(value, REUSE_BUFFER_MODE)`: return the whole buffer with `start` and `end` set. */
+/**
+ * `pack(value, REUSE_BUFFER_MODE)`: return the whole output buffer with `start` and `end` set
+ * instead of a copy of the packed bytes.
+ * @example Usage
+ * ```ts
+ * import { Packr, REUSE_BUFFER_MODE } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const packr = new Packr({ useRecords: false });
+ * const whole = packr.pack("hi", REUSE_BUFFER_MODE);
+ * assert.deepEqual([...whole.subarray(whole.start, whole.end)], [0xa2, 0x68, 0x69]);
+ * ```
+ */
 export const REUSE_BUFFER_MODE = 512;
-/** `pack(value, RESET_BUFFER_MODE)`: the next pack into a `useBuffer` buffer overwrites this one. */
+/**
+ * `pack(value, RESET_BUFFER_MODE)`: the next pack into a `useBuffer` buffer starts where this
+ * one started, overwriting it.
+ * @example Usage
+ * ```ts
+ * import { Packr, RESET_BUFFER_MODE } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const packr = new Packr({ useRecords: false });
+ * packr.useBuffer(new Uint8Array(4096));
+ * const first = packr.pack(1, RESET_BUFFER_MODE);
+ * const second = packr.pack(2);
+ * assert.equal(first.byteOffset, second.byteOffset);
+ * ```
+ */
 export const RESET_BUFFER_MODE = 1024;
-/** `pack(value, RESERVE_START_SPACE | n)`: leave `n` (≤ 255) bytes free before the value. */
+/**
+ * `pack(value, RESERVE_START_SPACE | n)`: leave `n` (≤ 255) zero bytes before the value, for a
+ * header of your own.
+ * @example Usage
+ * ```ts
+ * import { Packr, RESERVE_START_SPACE } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const bytes = new Packr({ useRecords: false }).pack(7, RESERVE_START_SPACE | 2);
+ * assert.deepEqual([...bytes], [0, 0, 7]);
+ * ```
+ */
 export const RESERVE_START_SPACE = 2048;
 
-/** A buffer returned with `REUSE_BUFFER_MODE`: the value is `buffer.subarray(start, end)`. */
+/**
+ * A buffer returned with `REUSE_BUFFER_MODE`: the value is `buffer.subarray(start, end)`.
+ * @example Usage
+ * ```ts
+ * import { Packr, REUSE_BUFFER_MODE, type ReusedBuffer } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const whole: ReusedBuffer = new Packr().pack(null, REUSE_BUFFER_MODE);
+ * assert.equal(whole[whole.start], 0xc0);
+ * ```
+ */
 export type ReusedBuffer = Uint8Array<ArrayBuffer> & { start: number; end: number };
 
 const ARENA_SIZE = 8192;

@@ -1,7 +1,18 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-/** Any class whose instances an extension encodes. */
+/**
+ * Any class whose instances an extension encodes.
+ * @example Usage
+ * ```ts
+ * import type { ExtensionClass } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * class Point {}
+ * const cls: ExtensionClass<Point> = Point;
+ * assert.ok(new Point() instanceof cls);
+ * ```
+ */
 // deno-lint-ignore no-explicit-any
 export type ExtensionClass<T = unknown> = abstract new (...args: any[]) => T;
 
@@ -15,6 +26,24 @@ export type ExtensionClass<T = unknown> = abstract new (...args: any[]) => T;
  *   `type` is set; returning the value itself packs it as a plain object or array. `read(data)`
  *   receives that value, already decoded.
  * - With `Class` and `write` but no `type`, no tag is written: `write` only reshapes the value.
+ * @example Usage
+ * ```ts
+ * import { type Extension, Packr } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * class Temperature {
+ *   constructor(public celsius: number) {}
+ * }
+ * const extension: Extension<Temperature> = {
+ *   Class: Temperature,
+ *   type: 20,
+ *   write: (value) => value.celsius,
+ *   read: (celsius: number) => new Temperature(celsius),
+ * };
+ * const packr = new Packr();
+ * packr.addExtension(extension);
+ * assert.equal(packr.unpack(packr.pack(new Temperature(21.5))).celsius, 21.5);
+ * ```
  */
 export interface Extension<T = unknown> {
   /** Instances of this class (and subclasses) use this extension when packing. */

@@ -28,7 +28,17 @@ export const FLOAT32_OPTIONS: {
   readonly DECIMAL_FIT: 4;
 } = Object.freeze({ NEVER: 0, ALWAYS: 1, DECIMAL_ROUND: 3, DECIMAL_FIT: 4 });
 
-/** One of the values of {@linkcode FLOAT32_OPTIONS}. */
+/**
+ * One of the values of {@linkcode FLOAT32_OPTIONS}.
+ * @example Usage
+ * ```ts
+ * import { type Float32Option, FLOAT32_OPTIONS, Packr } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const mode: Float32Option = FLOAT32_OPTIONS.ALWAYS;
+ * assert.equal(new Packr({ useFloat32: mode }).pack(0.5)[0], 0xca);
+ * ```
+ */
 export type Float32Option = 0 | 1 | 3 | 4;
 
 /**

@@ -5,7 +5,16 @@ import { chunkBytes, ChunkDecoder, type UnpackrStreamOptions } from "./_chunk_de
 import { ChunkEncoder, type PackrStreamOptions } from "./_chunk_encoder.ts";
 import type { MessagePackSource } from "./_unpackr.ts";
 
-/** A source of values or chunks: an iterable, an async iterable, or a `ReadableStream`. */
+/** A source of values or chunks: an iterable, an async iterable, or a `ReadableStream`. *
+ * @example Usage
+ * ```ts
+ * import { decodeIter, pack, type StreamSource } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const chunks: StreamSource<Uint8Array> = [pack(1), pack(2)];
+ * assert.deepEqual(await Array.fromAsync(decodeIter(chunks)), [1, 2]);
+ * ```
+ */
 export type StreamSource<T> = Iterable<T> | AsyncIterable<T> | ReadableStream<T>;
 
 /**

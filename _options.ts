@@ -3,18 +3,50 @@
 
 import type { Float32Option } from "./_float32.ts";
 
-/** A record structure: the ordered property names of one object shape. */
+/**
+ * A record structure: the ordered property names of one object shape.
+ * @example Usage
+ * ```ts
+ * import { Packr, type Structure } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const structures: Structure[] = [["id", "name"]];
+ * const bytes = new Packr({ structures }).pack({ id: 1, name: "a" });
+ * assert.equal(bytes[0], 0x40); // shared structure 0
+ * ```
+ */
 export type Structure = string[];
 
 /**
  * How 64-bit integers (`cf` uint64, `d3` int64) are decoded; smaller integers are always numbers.
  * `"auto"` gives a number within ±2^53 and a bigint beyond.
+ *
+ * @example Usage
+ * ```ts
+ * import { type Int64Type, Unpackr } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const int64AsType: Int64Type = "auto";
+ * const bytes = new Uint8Array([0xd3, 0, 0, 0, 0, 0, 0, 0, 9]);
+ * assert.equal(new Unpackr({ int64AsType }).unpack(bytes), 9);
+ * assert.equal(new Unpackr().unpack(bytes), 9n);
+ * ```
  */
 export type Int64Type = "bigint" | "number" | "string" | "auto";
 
 /**
  * Options of {@linkcode Unpackr}, and the decoding half of the options of {@linkcode Packr}.
  * Unknown option names are ignored at run time, as msgpackr does; TypeScript flags them.
+ *
+ * @example Usage
+ * ```ts
+ * import { Unpackr, type UnpackrOptions } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const options: UnpackrOptions = { mapsAsObjects: true, int64AsType: "number" };
+ * const unpackr = new Unpackr(options);
+ * assert.deepEqual(unpackr.unpack(new Uint8Array([0x81, 0xa1, 0x61, 0x01])), { a: 1 });
+ * ```
  */
 export interface UnpackrOptions {
   /**
@@ -57,7 +89,10 @@ export interface UnpackrOptions {
    * @default {"bigint"}
    */
   int64AsType?: Int64Type;
-  /** @deprecated Use `int64AsType: "number"`. */
+  /**
+   * Decode 64-bit integers as numbers (may lose precision beyond 2^53).
+   * @deprecated Use `int64AsType: "number"`.
+   */
   int64AsNumber?: boolean;
   /**
    * Copy binary values out of the input instead of returning views of it.
@@ -106,12 +141,41 @@ export interface UnpackrOptions {
   compileRecordReaders?: boolean;
 }
 
-/** What `saveStructures` receives as its second argument (WIRE-FORMAT §2.3). */
+/**
+ * What `saveStructures` receives as its second argument (WIRE-FORMAT §2.3): call it with the
+ * currently stored structures inside your store's transaction; `false` means the store holds a
+ * newer table (already merged into the Packr), so do not write it and return `false`.
+ * @example Usage
+ * ```ts
+ * import { type IsCompatible, Packr, type Structure } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * let stored: Structure[] | undefined;
+ * const packr = new Packr({
+ *   getStructures: () => stored,
+ *   saveStructures(structures: Structure[], isCompatible: IsCompatible) {
+ *     if (!isCompatible(stored)) return false;
+ *     stored = structures.map((keys) => [...keys]);
+ *   },
+ * });
+ * packr.pack({ a: 1 });
+ * assert.deepEqual(stored, [["a"]]);
+ * ```
+ */
 export type IsCompatible = (existingStructures: Structure[] | undefined | null) => boolean;
 
 /**
  * Options of {@linkcode Packr}: the {@linkcode UnpackrOptions} (a Packr also decodes) plus the
  * encoding options.
+ *
+ * @example Usage
+ * ```ts
+ * import { Packr, type PackrOptions } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const options: PackrOptions = { useRecords: false, variableMapSize: true };
+ * assert.deepEqual([...new Packr(options).pack({ a: 1 })], [0x81, 0xa1, 0x61, 0x01]);
+ * ```
  */
 export interface PackrOptions extends UnpackrOptions {
   /**

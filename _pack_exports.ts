@@ -17,11 +17,51 @@ export { FLOAT32_OPTIONS, type Float32Option, roundFloat32 } from "./_float32.ts
 export type { Extension, ExtensionClass } from "./_extensions.ts";
 export type { IsCompatible, PackrOptions, Structure } from "./_options.ts";
 
-/** `useFloat32` value: never write float32 (the default). */
+/**
+ * `useFloat32` value: never write float32 (the default) (`FLOAT32_OPTIONS.NEVER`).
+ * @example Usage
+ * ```ts
+ * import { NEVER, FLOAT32_OPTIONS } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(NEVER, FLOAT32_OPTIONS.NEVER);
+ * assert.equal(NEVER, 0);
+ * ```
+ */
 export const NEVER: 0 = FLOAT32_OPTIONS.NEVER;
-/** `useFloat32` value: write non-integers in [-2^31, 2^32) as float32. */
+/**
+ * `useFloat32` value: write non-integers in [-2^31, 2^32) as float32 (`FLOAT32_OPTIONS.ALWAYS`).
+ * @example Usage
+ * ```ts
+ * import { ALWAYS, FLOAT32_OPTIONS } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(ALWAYS, FLOAT32_OPTIONS.ALWAYS);
+ * assert.equal(ALWAYS, 1);
+ * ```
+ */
 export const ALWAYS: 1 = FLOAT32_OPTIONS.ALWAYS;
-/** `useFloat32` value: float32, and round float32 values to decimal digits when decoding. */
+/**
+ * `useFloat32` value: float32, and round float32 values to decimal digits when decoding (`FLOAT32_OPTIONS.DECIMAL_ROUND`).
+ * @example Usage
+ * ```ts
+ * import { DECIMAL_ROUND, FLOAT32_OPTIONS } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(DECIMAL_ROUND, FLOAT32_OPTIONS.DECIMAL_ROUND);
+ * assert.equal(DECIMAL_ROUND, 3);
+ * ```
+ */
 export const DECIMAL_ROUND: 3 = FLOAT32_OPTIONS.DECIMAL_ROUND;
-/** `useFloat32` value: float32 only when the decimal digits survive, else float64. */
+/**
+ * `useFloat32` value: float32 only when the decimal digits survive, else float64 (`FLOAT32_OPTIONS.DECIMAL_FIT`).
+ * @example Usage
+ * ```ts
+ * import { DECIMAL_FIT, FLOAT32_OPTIONS } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(DECIMAL_FIT, FLOAT32_OPTIONS.DECIMAL_FIT);
+ * assert.equal(DECIMAL_FIT, 4);
+ * ```
+ */
 export const DECIMAL_FIT: 4 = FLOAT32_OPTIONS.DECIMAL_FIT;

@@ -220,9 +220,30 @@ export class Packr extends Unpackr {
 
 const defaultPackr = new Packr({ useRecords: false });
 
-/** Alias of {@linkcode Packr}. */
+/**
+ * Alias of {@linkcode Packr} (the same class).
+ * @example Usage
+ * ```ts
+ * import { Encoder, Packr } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(Encoder, Packr);
+ * const encoder: Encoder = new Encoder({ useRecords: false });
+ * assert.deepEqual([...encoder.encode(1)], [1]);
+ * ```
+ */
 export const Encoder: typeof Packr = Packr;
-/** Alias of {@linkcode Packr}. */
+/**
+ * Alias of {@linkcode Packr}, as a type.
+ * @example Usage
+ * ```ts
+ * import { type Encoder, Packr } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const encoder: Encoder = new Packr();
+ * assert.ok(encoder instanceof Packr);
+ * ```
+ */
 export type Encoder = Packr;
 
 /**

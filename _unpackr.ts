@@ -12,10 +12,36 @@ import { type Extension, ExtensionRegistry, globalExtensions } from "./_extensio
 import type { UnpackrOptions } from "./_options.ts";
 import { toBytes } from "./_bytes.ts";
 
-/** Where in the input `unpack` reads: an end offset, or a `{ start, end }` window. */
+/**
+ * Where in the input `unpack` reads: an end offset, or a `{ start, end }` window.
+ * @example Usage
+ * ```ts
+ * import { unpack, type UnpackWindow } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const bytes = new Uint8Array([0x01, 0x02, 0x03]);
+ * const window: UnpackWindow = { start: 1, end: 2 };
+ * assert.equal(unpack(bytes, window), 2);
+ * assert.equal(unpack(bytes, 1), 1); // an end offset
+ * ```
+ */
 export type UnpackWindow = number | { start?: number; end?: number };
 
-/** Input accepted by every decoder: bytes in any view, or an ArrayBuffer. */
+/**
+ * Input accepted by every decoder: bytes in any view, or an ArrayBuffer.
+ * @example Usage
+ * ```ts
+ * import { type MessagePackSource, unpack } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const sources: MessagePackSource[] = [
+ *   new Uint8Array([0x2a]),
+ *   new Uint8Array([0x2a]).buffer,
+ *   new DataView(new Uint8Array([0x2a]).buffer),
+ * ];
+ * for (const source of sources) assert.equal(unpack(source), 42);
+ * ```
+ */
 export type MessagePackSource = Uint8Array | ArrayBufferView | ArrayBuffer;
 
 /** Decoding defaults used when no option says otherwise. */
@@ -225,9 +251,29 @@ export function decodeContextOf(unpackr: Unpackr): DecodeContext {
   return contextOf(unpackr);
 }
 
-/** Alias of {@linkcode Unpackr}. */
+/**
+ * Alias of {@linkcode Unpackr} (the same class).
+ * @example Usage
+ * ```ts
+ * import { Decoder, Unpackr } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(Decoder, Unpackr);
+ * assert.equal(new Decoder().decode(new Uint8Array([0x07])), 7);
+ * ```
+ */
 export const Decoder: typeof Unpackr = Unpackr;
-/** Alias of {@linkcode Unpackr}. */
+/**
+ * Alias of {@linkcode Unpackr}, as a type.
+ * @example Usage
+ * ```ts
+ * import { type Decoder, Unpackr } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const decoder: Decoder = new Unpackr();
+ * assert.ok(decoder instanceof Unpackr);
+ * ```
+ */
 export type Decoder = Unpackr;
 
 const defaultUnpackr = new Unpackr({ useRecords: false });
@@ -305,5 +351,15 @@ export function unpackMultiple(
     : defaultUnpackr.unpackMultiple(source);
 }
 
-/** Always `false`: this library is pure TypeScript, with no native addon. */
+/**
+ * Always `false`: this library is pure TypeScript, with no native addon (msgpackr's flag for its
+ * optional `msgpackr-extract` addon).
+ * @example Usage
+ * ```ts
+ * import { isNativeAccelerationEnabled } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(isNativeAccelerationEnabled, false);
+ * ```
+ */
 export const isNativeAccelerationEnabled: boolean = false;

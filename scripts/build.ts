@@ -1,0 +1,190 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+
+/**
+ * Builds what npm and browsers get, from the TypeScript sources (Deno and JSR use the sources):
+ *
+ * - `dist/npm/`: plain ESM JavaScript and `.d.ts` files, one per source module, for every entry
+ *   in `deno.json` `exports` (compiled by TypeScript's `tsc`). The package.json `exports` point
+ *   here; this script checks they match `deno.json`, so adding an entry is one line in each file.
+ * - `dist/msgpackr.js` (from `mod.ts`) and `dist/msgpackr-no-eval.js` (from `no_eval.ts`):
+ *   single-file minified ESM bundles for browsers, with linked source maps (`deno bundle`).
+ *
+ * Run with `npm run build` (also run by `npm pack` through `prepack`) or
+ * `deno run -A scripts/build.ts`. Needs `node_modules` (TypeScript) and Deno.
+ *
+ * @module
+ */
+
+const root = new URL("../", import.meta.url);
+const rootPath = decodeURIComponent(root.pathname);
+const path = (relative: string): string => decodeURIComponent(new URL(relative, root).pathname);
+
+/** Where the npm build goes (relative to the repository root, no leading "./"). */
+const NPM_DIR = "dist/npm";
+/** Browser bundles: output file in `dist/` → entry module. */
+const BUNDLES: Record<string, string> = {
+  "msgpackr.js": "mod.ts",
+  "msgpackr-no-eval.js": "no_eval.ts",
+};
+/** Bundles that must contain no code generation at all. */
+const NO_EVAL_BUNDLES = ["msgpackr-no-eval.js"];
+/** Code generation in a bundle's text: `new Function`, `Function(…)`, `eval(…)`. */
+const CODE_GENERATION = /\bnew\s+Function\b|(?<![\w$])Function\s*\(|(?<![\w$])eval\s*\(/;
+
+interface DenoJson {
+  name: string;
+  version: string;
+  exports: Record<string, string>;
+}
+interface PackageJson {
+  name: string;
+  version: string;
+  exports?: Record<string, unknown>;
+  types?: string;
+}
+
+const denoJson = JSON.parse(await Deno.readTextFile(path("deno.json"))) as DenoJson;
+const packageJson = JSON.parse(await Deno.readTextFile(path("package.json"))) as PackageJson;
+/** The entry modules ("./mod.ts", …) by subpath (".", "./pack", …). */
+const entries = Object.entries(denoJson.exports);
+
+async function run(command: string, args: string[]): Promise<void> {
+  const { code } = await new Deno.Command(command, { args, cwd: rootPath, stdout: "inherit" })
+    .output();
+  if (code !== 0) {
+    throw new Error(`Command failed with exit code ${code}: ${command} ${args.join(" ")}`);
+  }
+}
+
+async function removeIfExists(file: string): Promise<void> {
+  await Deno.remove(path(file), { recursive: true }).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+}
+
+async function* walk(directory: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(directory)) {
+    const file = `${directory}/${entry.name}`;
+    if (entry.isDirectory) yield* walk(file);
+    else yield file;
+  }
+}
+
+/** The package.json `exports` this build serves: built JS and declarations per entry. */
+function expectedPackageExports(): Record<string, { types: string; default: string }> {
+  const expected: Record<string, { types: string; default: string }> = {};
+  for (const [subpath, file] of entries) {
+    const base = `./${NPM_DIR}/${file.replace(/^\.\//, "").replace(/\.ts$/, "")}`;
+    expected[subpath] = { types: `${base}.d.ts`, default: `${base}.js` };
+  }
+  return expected;
+}
+
+function checkPackageJson(): void {
+  const problems: string[] = [];
+  if (packageJson.name !== denoJson.name) {
+    problems.push(`package.json name ${packageJson.name} is not ${denoJson.name}`);
+  }
+  if (packageJson.version !== denoJson.version) {
+    problems.push(`package.json version ${packageJson.version} is not ${denoJson.version}`);
+  }
+  const expected = expectedPackageExports();
+  const sorted = (value: unknown): string =>
+    JSON.stringify(Object.entries(value ?? {}).sort(([a], [b]) => a < b ? -1 : 1));
+  if (sorted(packageJson.exports) !== sorted(expected)) {
+    problems.push(
+      `package.json exports must point to the npm build of every deno.json export:\n` +
+        `"exports": ${JSON.stringify(expected, null, 2)}`,
+    );
+  }
+  if (packageJson.types !== expected["."]?.types) {
+    problems.push(`package.json types must be "${expected["."]?.types}"`);
+  }
+  if (problems.length > 0) throw new Error(`Cannot build the npm package:\n${problems.join("\n")}`);
+}
+
+/** Plain ESM JavaScript and declarations for npm, one file per module. */
+async function buildNpm(): Promise<void> {
+  checkPackageJson();
+  await removeIfExists(NPM_DIR);
+  const config = {
+    compilerOptions: {
+      rootDir: rootPath,
+      outDir: path(NPM_DIR),
+      declaration: true,
+      // `./x.ts` imports become `./x.js` in the JavaScript (TypeScript 5.7+)
+      rewriteRelativeImportExtensions: true,
+      module: "esnext",
+      moduleResolution: "bundler",
+      target: "es2022",
+      lib: ["esnext", "dom", "dom.iterable", "dom.asynciterable"],
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noImplicitOverride: true,
+      useUnknownInCatchVariables: true,
+      isolatedModules: true,
+      skipLibCheck: true,
+      types: [],
+    },
+    files: entries.map(([, file]) => path(file)),
+  };
+  const configFile = await Deno.makeTempFile({ prefix: "tsconfig.npm.", suffix: ".json" });
+  try {
+    await Deno.writeTextFile(configFile, JSON.stringify(config, null, 2));
+    await run(path("node_modules/.bin/tsc"), ["-p", configFile]);
+  } finally {
+    await Deno.remove(configFile);
+  }
+  // TypeScript keeps `./x.ts` specifiers in declaration files; consumers resolve `./x.js`
+  const tsSpecifier = /((?:from|import)\s*\(?\s*)(["'])(\.\.?\/[^"']*?)\.ts\2/g;
+  let modules = 0;
+  for await (const file of walk(path(NPM_DIR))) {
+    const text = await Deno.readTextFile(file);
+    if (file.endsWith(".d.ts")) {
+      await Deno.writeTextFile(file, text.replace(tsSpecifier, "$1$2$3.js$2"));
+    } else if (file.endsWith(".js")) {
+      modules++;
+      if (tsSpecifier.test(text)) throw new Error(`A .ts import is left in ${file}`);
+      tsSpecifier.lastIndex = 0;
+    }
+  }
+  for (const { types, default: js } of Object.values(expectedPackageExports())) {
+    await Deno.stat(path(types));
+    await Deno.stat(path(js));
+  }
+  console.log(`${NPM_DIR}/: ${modules} modules with declarations (${entries.length} entries)`);
+}
+
+/** Minified single-file ESM bundles with source maps, for browsers. */
+async function buildBundles(): Promise<void> {
+  const banner = `/*! ${denoJson.name} ${denoJson.version} | MIT license */`;
+  for (const [output, entry] of Object.entries(BUNDLES)) {
+    const file = `dist/${output}`;
+    await removeIfExists(file);
+    await removeIfExists(`${file}.map`);
+    await run(Deno.execPath(), [
+      "bundle",
+      "--quiet",
+      "--platform=browser",
+      "--format=esm",
+      "--minify",
+      "--sourcemap=linked",
+      `--output=${file}`,
+      entry,
+    ]);
+    // a license banner on the first line; the map skips that line
+    const code = await Deno.readTextFile(path(file));
+    await Deno.writeTextFile(path(file), `${banner}\n${code}`);
+    const map = JSON.parse(await Deno.readTextFile(path(`${file}.map`)));
+    map.mappings = `;${map.mappings}`;
+    await Deno.writeTextFile(path(`${file}.map`), JSON.stringify(map));
+    if (NO_EVAL_BUNDLES.includes(output) && CODE_GENERATION.test(code)) {
+      throw new Error(`${file} contains code generation: ${code.match(CODE_GENERATION)?.[0]}`);
+    }
+    console.log(`${file}: ${(code.length / 1024).toFixed(1)} KiB from ${entry}`);
+  }
+}
+
+const only = Deno.args.find((arg) => arg === "--npm" || arg === "--browser");
+if (only !== "--browser") await buildNpm();
+if (only !== "--npm") await buildBundles();

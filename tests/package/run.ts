@@ -1,0 +1,202 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+
+/**
+ * Tests the npm tarball as users get it: `npm pack` (which builds through `prepack`), then in
+ * fresh temporary projects:
+ *
+ * - Node: `npm install ./x-msgpackr-<version>.tgz` (offline: the package has no dependencies),
+ *   run `roundtrip.mjs`, and type-check `consumer.ts` against the installed `.d.ts` files with
+ *   `tsc` (module resolution `nodenext` and `bundler`, `skipLibCheck: false`).
+ * - Bun: `bun add ./x-msgpackr-<version>.tgz`, run `roundtrip.mjs` and `consumer.ts`.
+ *
+ * Run with `npm run test:package` or `deno run -A tests/package/run.ts` (needs Node, npm,
+ * `node_modules`). Prints `package: N passed, N failed` and exits non-zero on any failure.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+
+const root = decodeURIComponent(new URL("../../", import.meta.url).pathname);
+const here = decodeURIComponent(new URL("./", import.meta.url).pathname);
+const bin = (name: string): string => `${root}node_modules/.bin/${name}`;
+
+const CODE_GENERATION = /\bnew\s+Function\b|(?<![\w$])Function\s*\(|(?<![\w$])eval\s*\(/;
+let passed = 0;
+let failed = 0;
+
+/** Runs a command; throws with its output if it fails. Returns stdout. */
+async function run(command: string, args: string[], cwd: string): Promise<string> {
+  const started = performance.now();
+  const { code, stdout, stderr } = await new Deno.Command(command, {
+    args,
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+    env: { npm_config_update_notifier: "false" },
+  }).output();
+  const out = new TextDecoder().decode(stdout);
+  const err = new TextDecoder().decode(stderr);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const shown = [command.replace(root, ""), ...args].join(" ");
+  if (code !== 0) {
+    throw new Error(`\`${shown}\` exited with ${code} in ${cwd}\n${out}${err}`);
+  }
+  console.log(`  $ ${shown}  (${seconds} s)`);
+  return out;
+}
+
+async function step(name: string, fn: () => Promise<void>): Promise<void> {
+  console.log(`- ${name}`);
+  try {
+    await fn();
+    passed++;
+    console.log(`  ok`);
+  } catch (error) {
+    failed++;
+    console.log(`  FAILED: ${error instanceof Error ? error.message : error}`);
+  }
+}
+
+async function writeJson(file: string, value: unknown): Promise<void> {
+  await Deno.writeTextFile(file, JSON.stringify(value, null, 2) + "\n");
+}
+
+const temp = await Deno.makeTempDir({ prefix: "msgpackr-package-" });
+const { version } = JSON.parse(await Deno.readTextFile(`${root}package.json`));
+const tarballName = `x-msgpackr-${version}.tgz`;
+const tarball = `${temp}/${tarballName}`;
+
+try {
+  await step("npm pack builds and packs the package", async () => {
+    await run("npm", ["pack", "--pack-destination", temp], root);
+    const listing = (await run("tar", ["-tzf", tarball], temp)).split("\n").filter(Boolean);
+    for (const file of ["mod", "pack", "unpack", "stream", "no_eval"]) {
+      assert.ok(listing.includes(`package/dist/npm/${file}.js`), `${file}.js is packed`);
+      assert.ok(listing.includes(`package/dist/npm/${file}.d.ts`), `${file}.d.ts is packed`);
+    }
+    for (const file of ["msgpackr.js", "msgpackr-no-eval.js", "msgpackr.js.map"]) {
+      assert.ok(listing.includes(`package/dist/${file}`), `${file} is packed`);
+    }
+    for (const file of ["package.json", "README.md", "LICENSE"]) {
+      assert.ok(listing.includes(`package/${file}`), `${file} is packed`);
+    }
+    const sources = listing.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"));
+    assert.deepEqual(sources, [], "no TypeScript sources are packed");
+    const strays = listing.filter((file) =>
+      /\/(tests|bench|scripts|scratch|node_modules)\//.test(file)
+    );
+    assert.deepEqual(strays, [], "no tests, benchmarks or scripts are packed");
+    console.log(`  ${listing.length} files in ${tarballName}`);
+  });
+
+  const nodeProject = `${temp}/node-project`;
+  await step("npm install of the tarball in a fresh Node project", async () => {
+    await Deno.mkdir(nodeProject);
+    await writeJson(`${nodeProject}/package.json`, {
+      name: "node-project",
+      private: true,
+      type: "module",
+    });
+    await Deno.copyFile(tarball, `${nodeProject}/${tarballName}`);
+    const args = ["install", "--offline", "--no-audit", "--no-fund", `./${tarballName}`];
+    await run("npm", args, nodeProject);
+    const installed = JSON.parse(
+      await Deno.readTextFile(`${nodeProject}/node_modules/@x/msgpackr/package.json`),
+    );
+    assert.equal(installed.name, "@x/msgpackr");
+    assert.equal(installed.version, version);
+  });
+
+  await step("Node runs the round trip from the installed package", async () => {
+    await Deno.copyFile(`${here}roundtrip.mjs`, `${nodeProject}/roundtrip.mjs`);
+    const nodeVersion = (await run("node", ["--version"], nodeProject)).trim();
+    console.log(`  node ${nodeVersion}`);
+    const out = await run("node", ["roundtrip.mjs"], nodeProject);
+    console.log(out.trimEnd().replace(/^/gm, "  "));
+    assert.match(out, /roundtrip on Node .*: \d+ checks passed/);
+  });
+
+  await step("no module imported by the installed no-eval entry generates code", async () => {
+    const directory = `${nodeProject}/node_modules/@x/msgpackr/dist/npm/`;
+    const graph = new Set(["no_eval.js"]);
+    for (const file of graph) {
+      const text = await Deno.readTextFile(directory + file);
+      assert.doesNotMatch(text, CODE_GENERATION, `${file} generates code`);
+      for (const [, specifier] of text.matchAll(/(?:from|import)\s*["']\.\/([^"']+)["']/g)) {
+        graph.add(specifier);
+      }
+    }
+    assert.ok(graph.size > 10, `${graph.size} modules`);
+    assert.ok(!graph.has("_record_compiler.js"));
+    console.log(`  ${graph.size} modules in the graph of dist/npm/no_eval.js`);
+  });
+
+  await step("tsc type-checks a TypeScript consumer against the .d.ts files", async () => {
+    await Deno.copyFile(`${here}consumer.ts`, `${nodeProject}/consumer.ts`);
+    const compilerOptions = {
+      target: "es2022",
+      lib: ["es2022", "dom", "dom.iterable", "dom.asynciterable"],
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noEmit: true,
+      skipLibCheck: false,
+      types: [],
+    };
+    for (const resolution of ["nodenext", "bundler"]) {
+      const config = `${nodeProject}/tsconfig.${resolution}.json`;
+      await writeJson(config, {
+        compilerOptions: {
+          ...compilerOptions,
+          module: resolution === "nodenext" ? "nodenext" : "esnext",
+          moduleResolution: resolution,
+        },
+        files: ["consumer.ts"],
+      });
+      await run(bin("tsc"), ["-p", config], nodeProject);
+    }
+    // and a broken use is reported, so the check above is not vacuous
+    await Deno.writeTextFile(
+      `${nodeProject}/broken.ts`,
+      `import { pack } from "@x/msgpackr";\nconst n: number = pack(1);\nconsole.log(n);\n`,
+    );
+    const broken = await new Deno.Command(bin("tsc"), {
+      args: ["--noEmit", "--strict", "--module", "nodenext", "broken.ts"],
+      cwd: nodeProject,
+      stdout: "piped",
+    }).output();
+    const report = new TextDecoder().decode(broken.stdout);
+    assert.match(report, /broken\.ts.*error TS2322/, report);
+  });
+
+  const bunProject = `${temp}/bun-project`;
+  await step("bun add of the tarball in a fresh Bun project", async () => {
+    await Deno.mkdir(bunProject);
+    await writeJson(`${bunProject}/package.json`, {
+      name: "bun-project",
+      private: true,
+      type: "module",
+    });
+    await Deno.copyFile(tarball, `${bunProject}/${tarballName}`);
+    await run(bin("bun"), ["add", `./${tarballName}`], bunProject);
+    const installed = JSON.parse(
+      await Deno.readTextFile(`${bunProject}/node_modules/@x/msgpackr/package.json`),
+    );
+    assert.equal(installed.version, version);
+  });
+
+  await step("Bun runs the round trip and the TypeScript consumer", async () => {
+    await Deno.copyFile(`${here}roundtrip.mjs`, `${bunProject}/roundtrip.mjs`);
+    await Deno.copyFile(`${here}consumer.ts`, `${bunProject}/consumer.ts`);
+    const out = await run(bin("bun"), ["roundtrip.mjs"], bunProject);
+    console.log(out.trimEnd().replace(/^/gm, "  "));
+    assert.match(out, /roundtrip on Bun .*: \d+ checks passed/);
+    const consumer = await run(bin("bun"), ["consumer.ts"], bunProject);
+    assert.match(consumer, /^consumer\.ts: ann /);
+  });
+} finally {
+  await Deno.remove(temp, { recursive: true });
+}
+
+console.log(`package: ${passed} passed, ${failed} failed`);
+if (failed > 0) Deno.exit(1);
