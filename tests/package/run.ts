@@ -16,6 +16,7 @@
  */
 
 import assert from "node:assert/strict";
+import { Packr } from "../../mod.ts";
 
 const root = decodeURIComponent(new URL("../../", import.meta.url).pathname);
 const here = decodeURIComponent(new URL("./", import.meta.url).pathname);
@@ -193,6 +194,24 @@ try {
     assert.match(out, /roundtrip on Bun .*: \d+ checks passed/);
     const consumer = await run(bin("bun"), ["consumer.ts"], bunProject);
     assert.match(consumer, /^consumer\.ts: ann /);
+  });
+
+  await step("the msgpackr command of the installed package runs with npx and bunx", async () => {
+    const sample = [{ id: 1, name: "ann" }, { id: 2, name: "bob" }];
+    await Deno.writeFile(`${nodeProject}/rows.mp`, new Packr().pack(sample));
+    await Deno.writeFile(`${bunProject}/rows.mp`, new Packr().pack(sample));
+    const help = await run("npx", ["--no-install", "msgpackr", "--help"], nodeProject);
+    assert.match(help, /^Usage: msgpackr <command>/);
+    const fromNode = await run(
+      "npx",
+      ["--no-install", "msgpackr", "decode", "rows.mp"],
+      nodeProject,
+    );
+    assert.deepEqual(JSON.parse(fromNode), sample);
+    const fromBun = await run(bin("bun"), ["x", "msgpackr", "decode", "rows.mp"], bunProject);
+    assert.deepEqual(JSON.parse(fromBun), sample);
+    const dump = await run(bin("bun"), ["x", "msgpackr", "inspect", "rows.mp"], bunProject);
+    assert.match(dump, /record def 0x40 +\{id, name\}/);
   });
 } finally {
   await Deno.remove(temp, { recursive: true });
