@@ -54,6 +54,8 @@ let view: DataView | null = null;
 let viewSource: Uint8Array | null = null;
 let context: DecodeContext;
 let recordTypes: (RecordType | undefined)[] = [];
+/** The decoding instance has shared structures or `getStructures`: empty slots may resolve. */
+let sharedStructuresPossible = false;
 let extensionDecoders: readonly (Extension | undefined)[] = [];
 /** Elements that arrays and records may still pre-allocate: each needs at least one byte. */
 let budget = 0;
@@ -120,11 +122,7 @@ export function read(): unknown {
   }
   if (token < 0xc0) return readString(token - 0xa0); // fixstr
   if (token >= 0xe0) return token - 0x100; // negative fixint
-  return readTyped(token);
-}
-
-/** Formats 0xc0..0xdf (and a missing token past the end). */
-function readTyped(token: number): unknown {
+  // 0xc0..0xdf: one switch in this function, so a typed value costs no further call
   let length: number;
   const offset = position - 1;
   switch (token) {
@@ -370,8 +368,13 @@ const PRIMITIVE_KEY_TYPES = new Set(["string", "number", "boolean", "bigint"]);
 
 function readRecordOrInteger(token: number): unknown {
   const slot = token & 0x3f;
-  const type = recordTypes[slot] ?? resolveRecordSlot(slot);
-  if (type === undefined) return token;
+  let type = recordTypes[slot];
+  if (type === undefined) {
+    // plain MessagePack from any encoder: without shared structures it is just the integer
+    if (!sharedStructuresPossible) return token;
+    type = resolveRecordSlot(slot);
+    if (type === undefined) return token;
+  }
   return type.twoByte ? readTwoByteRecord(slot, type) : readRecord(type);
 }
 
@@ -736,6 +739,7 @@ export function withSavedState<T>(action: () => T): T {
     decoding,
     context,
     recordTypes,
+    sharedStructuresPossible,
     extensionDecoders,
     budget,
     depth,
@@ -753,6 +757,7 @@ export function withSavedState<T>(action: () => T): T {
       decoding,
       context,
       recordTypes,
+      sharedStructuresPossible,
       extensionDecoders,
       budget,
       depth,
@@ -773,6 +778,7 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   ctx.records.syncShared();
   ctx.records.triedLoading = false;
   recordTypes = ctx.records.types;
+  sharedStructuresPossible = ctx.records.shared !== null || ctx.records.getStructures !== null;
   extensionDecoders = ctx.extensions.decoders();
   bundle = null;
   references = null;
