@@ -18,7 +18,7 @@
 // once the decoder's `missingBytes` have arrived).
 
 import { decodeMany } from "./_decoder.ts";
-import { IncompleteDataError } from "./_errors.ts";
+import { DecodeError, IncompleteDataError } from "./_errors.ts";
 import type { UnpackrOptions } from "./_options.ts";
 import { decodeContextOf, Unpackr } from "./_unpackr.ts";
 import { COMPLETE, NEED_MORE, ValueScanner } from "./_value_scanner.ts";
@@ -112,6 +112,8 @@ export class ChunkDecoder {
   #needed = 0;
   /** Bytes received so far. */
   #received = 0;
+  /** Stream offset of the held bytes' first byte. */
+  #heldStart = 0;
 
   /**
    * Creates a decoder.
@@ -152,7 +154,7 @@ export class ChunkDecoder {
     let offset = 0;
     while (offset < length) {
       if (this.#held === null) {
-        this.#decode(chunk, offset, length, true, false, out);
+        this.#decode(chunk, offset, length, true, false, out, this.#received - length);
         return;
       }
       if (this.#fallback) {
@@ -230,7 +232,7 @@ export class ChunkDecoder {
   #decodeHeld(end: number, out: unknown[]): void {
     const held = this.#held!;
     this.#held = null;
-    this.#decode(held, 0, end, false, true, out);
+    this.#decode(held, 0, end, false, true, out, this.#heldStart);
   }
 
   /**
@@ -245,6 +247,7 @@ export class ChunkDecoder {
     borrowed: boolean,
     retry: boolean,
     out: unknown[],
+    streamStart: number,
   ): void {
     // decode from a view that ends at `end`, so bytes past it read as the end of the input
     const bytes = end === source.length ? source : source.subarray(0, end);
@@ -259,14 +262,16 @@ export class ChunkDecoder {
       });
       return;
     } catch (error) {
-      if (!(error instanceof IncompleteDataError)) throw error;
+      if (!(error instanceof IncompleteDataError)) throw toStreamOffsets(error, streamStart);
       const missing = error.missingBytes ?? 1;
       if (!borrowed && last === 0) {
         // nothing was decoded from our buffer, so it can be held on to as it is
         this.#held = source;
         this.#heldLength = end;
+        this.#heldStart = streamStart;
       } else {
         this.#hold(bytes, last, end);
+        this.#heldStart = streamStart + last;
       }
       if (retry && last === start) {
         this.#startFallback(missing);
@@ -330,8 +335,22 @@ export class ChunkDecoder {
 
   #exceeded(): never {
     this.#held = null;
-    throw new RangeError(
-      `Maximum incomplete buffer size exceeded: a value spanning chunks needs more than ${this.#maxHeld} bytes (maxIncompleteBufferSize)`,
+    throw new DecodeError(
+      `Maximum incomplete buffer size exceeded: the value at offset ${this.#heldStart} needs more than ${this.#maxHeld} bytes (maxIncompleteBufferSize)`,
+      this.#heldStart,
     );
   }
+}
+
+/**
+ * A decode error's offsets are relative to the buffer decoded; make them stream offsets (the
+ * message's "at offset N" too), so the error points at the bad byte of the whole stream.
+ */
+function toStreamOffsets(error: unknown, streamStart: number): unknown {
+  if (!(error instanceof DecodeError) || streamStart === 0) return error;
+  const offset = error.offset + streamStart;
+  error.message = error.message.replace(/ at offset \d+/, ` at offset ${offset}`);
+  error.offset = offset;
+  if (error.lastPosition !== undefined) error.lastPosition += streamStart;
+  return error;
 }

@@ -16,7 +16,7 @@ import { RecordTable } from "./_record_table.ts";
 import { decodeBigIntPayload } from "./_bigint_ext.ts";
 import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
-import { decodeString } from "./_utf8.ts";
+import { decodeString, decodeStringStrict } from "./_utf8.ts";
 import { readKeyCached } from "./_key_cache.ts";
 import type { Structure } from "./_options.ts";
 
@@ -33,6 +33,8 @@ export interface DecodeContext {
   readonly rejectReferences: boolean;
   readonly freezeData: boolean;
   readonly allowArraysInMapKeys: boolean;
+  /** Ill-formed UTF-8 in a string is an error instead of U+FFFD. */
+  readonly fatal: boolean;
   readonly maxDepth: number;
   readonly compileReaders: boolean;
   /** Definitions persist between top-level values (`sequential`). */
@@ -56,9 +58,16 @@ let context: DecodeContext;
 let recordTypes: (RecordType | undefined)[] = [];
 /** The decoding instance has shared structures or `getStructures`: empty slots may resolve. */
 let sharedStructuresPossible = false;
+/** The `fatal` option of the decoding instance. */
+let fatalStrings = false;
 let extensionDecoders: readonly (Extension | undefined)[] = [];
 /** Elements that arrays and records may still pre-allocate: each needs at least one byte. */
 let budget = 0;
+/**
+ * Heap bytes that values much larger than their smallest encoding may still take (see
+ * `chargeHeap`); set per decode call from the input size.
+ */
+let heapAllowance = 0;
 let depth = 0;
 let bundle: StringBundle | null = null;
 let references: Map<number, Reference> | null = null;
@@ -70,6 +79,8 @@ interface StringBundle {
   readonly ascii: string;
   nonAsciiPosition: number;
   asciiPosition: number;
+  /** Where the bundle's strings start: the value must end exactly here. */
+  readonly stringsStart: number;
   /** Where reading continues once the top-level value is done: after the bundle's strings. */
   readonly end: number;
 }
@@ -93,6 +104,30 @@ function incomplete(needEnd?: number): IncompleteDataError {
     srcEnd,
     missing,
   );
+}
+
+// Heap allowance. Most values take at most ~56 bytes of heap per byte of input (an empty object
+// from one `80` byte is the worst); a few take far more: an empty Map (one byte, ~200 bytes of
+// heap), an Error, a RegExp, a record definition, a copied binary or typed array. These are
+// charged against an allowance of max(16 MiB, 40 bytes per input byte) per decode call, so no
+// input under 1 MB can make a decode allocate 100 MB (40 + 56 bytes per input byte at most).
+const HEAP_ALLOWANCE_FLOOR = 16 * 1024 * 1024;
+const HEAP_ALLOWANCE_PER_INPUT_BYTE = 40;
+const MAP_HEAP = 200;
+const SET_HEAP = 200;
+const ERROR_HEAP = 600;
+const REGEXP_HEAP = 300;
+const DEFINITION_HEAP = 1000;
+const DEFINITION_KEY_HEAP = 16;
+const BUFFER_HEAP = 200;
+
+function chargeHeap(cost: number, offset: number): void {
+  if ((heapAllowance -= cost) < 0) {
+    throw invalid(
+      `Input would allocate more memory than allowed for its size (${HEAP_ALLOWANCE_PER_INPUT_BYTE} bytes per input byte, at least 16 MiB)`,
+      offset,
+    );
+  }
 }
 
 function invalid(message: string, offset: number): DecodeError {
@@ -272,7 +307,14 @@ function readString(length: number): string {
   if (length > srcEnd - position) throw incomplete(position + length);
   const start = position;
   position += length;
-  return decodeString(src, start, position);
+  return fatalStrings ? strictString(start, position) : decodeString(src, start, position);
+}
+
+/** A string under the `fatal` option: ill-formed UTF-8 is invalid data. */
+function strictString(start: number, end: number): string {
+  const text = decodeStringStrict(src, start, end);
+  if (text === null) throw invalid("Invalid UTF-8 in string", start);
+  return text;
 }
 
 function readBinary(length: number): Uint8Array {
@@ -280,9 +322,9 @@ function readBinary(length: number): Uint8Array {
   const start = position;
   position += length;
   // a plain Uint8Array even when the input is a Node Buffer
-  return context.copyBuffers
-    ? Uint8Array.prototype.slice.call(src, start, position)
-    : new Uint8Array(src.buffer, src.byteOffset + start, length);
+  if (!context.copyBuffers) return new Uint8Array(src.buffer, src.byteOffset + start, length);
+  chargeHeap(BUFFER_HEAP + length, start);
+  return src.slice(start, position);
 }
 
 function enterContainer(): void {
@@ -315,6 +357,7 @@ function readMap(length: number): unknown {
     }
     result = object;
   } else {
+    chargeHeap(MAP_HEAP, position);
     const map = new Map();
     for (let i = 0; i < length; i++) map.set(read(), read());
     result = map;
@@ -330,7 +373,10 @@ function readKey(): string {
     const length = token - 0xa0;
     if (length >= srcEnd - position) throw incomplete(position + 1 + length);
     position += 1 + length;
-    return readKeyCached(src, position - length, length);
+    // the key cache is shared with lenient decoders: strict keys are checked, not cached
+    return fatalStrings
+      ? strictString(position - length, position)
+      : readKeyCached(src, position - length, length);
   }
   const offset = position;
   return toPropertyKey(read(), offset);
@@ -452,6 +498,7 @@ function defineAndReadRecord(slot: number, twoByte: boolean): object {
   if (!Array.isArray(keys)) {
     throw invalid("Record definition keys must be an array", keysOffset);
   }
+  chargeHeap(DEFINITION_HEAP + DEFINITION_KEY_HEAP * keys.length, keysOffset);
   const names = keys.map((key) => toPropertyKey(key, keysOffset));
   const type = context.records.define(slot, names, twoByte);
   recordTypes = context.records.types;
@@ -517,6 +564,7 @@ function readExtension(length: number, headerOffset: number): unknown {
     case 0x70: // "p": object #id again
       return readPointer(start, length, headerOffset);
     case 0x73: // "s": Set; the payload is a filler, the elements follow as an array
+      chargeHeap(SET_HEAP, headerOffset);
       return new Set(readTagged(headerOffset, "Set"));
     case 0x65: // "e": Error
       return readError(headerOffset);
@@ -593,23 +641,53 @@ const ERROR_TYPES: Record<string, ErrorConstructor> = {
 };
 
 function readError(headerOffset: number): Error {
+  chargeHeap(ERROR_HEAP, headerOffset);
+  // a decoded Error has no use for the decoder's stack: capturing it costs ~10 µs and heap
+  const errorClass = Error as { stackTraceLimit?: number };
+  const limit = errorClass.stackTraceLimit;
+  if (limit === undefined) return buildError(headerOffset); // engines without the setting
+  errorClass.stackTraceLimit = 0;
+  try {
+    return buildError(headerOffset);
+  } finally {
+    errorClass.stackTraceLimit = limit;
+  }
+}
+
+function buildError(headerOffset: number): Error {
   const [name, message, cause] = readTagged(headerOffset, "Error");
-  const text = String(message);
+  const text = textOf(message, "message", headerOffset, "Error");
+  const errorName = textOf(name, "name", headerOffset, "Error");
   const options = cause === undefined ? undefined : { cause };
-  if (name === "AggregateError" && typeof AggregateError === "function") {
+  if (errorName === "AggregateError" && typeof AggregateError === "function") {
     return new AggregateError([], text, options);
   }
-  const Type = Object.hasOwn(ERROR_TYPES, name as string) ? ERROR_TYPES[name as string] : undefined;
+  const Type = Object.hasOwn(ERROR_TYPES, errorName) ? ERROR_TYPES[errorName] : undefined;
   if (Type !== undefined) return new Type(text, options);
   const error = new Error(text, options);
-  error.name = String(name);
+  error.name = errorName;
   return error;
 }
 
+/**
+ * Text of an Error or RegExp field: strings and other primitives. An object is invalid data: its
+ * conversion can run a hostile `toString`, or take exponential time on a graph of references.
+ */
+function textOf(value: unknown, field: string, headerOffset: number, what: string): string {
+  if (typeof value === "string") return value;
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) {
+    return String(value);
+  }
+  throw invalid(`${what} extension ${field} must be a string`, headerOffset);
+}
+
 function readRegExp(headerOffset: number): RegExp {
+  chargeHeap(REGEXP_HEAP, headerOffset);
   const [source, flags] = readTagged(headerOffset, "RegExp");
+  const pattern = textOf(source, "source", headerOffset, "RegExp");
+  const flagText = textOf(flags, "flags", headerOffset, "RegExp");
   try {
-    return new RegExp(source as string, flags as string);
+    return new RegExp(pattern, flagText);
   } catch (error) {
     throw invalid(`Invalid RegExp extension (${(error as Error).message})`, headerOffset);
   }
@@ -620,6 +698,7 @@ function readTypedArray(start: number, length: number, headerOffset: number): un
     ? "Empty typed array extension"
     : typedArrayPayloadProblem(src[start], length - 1);
   if (problem !== null) throw invalid(problem, headerOffset);
+  chargeHeap(BUFFER_HEAP + length, headerOffset);
   return decodeTypedArray(src, start, length);
 }
 
@@ -641,9 +720,7 @@ function readIdentified(start: number, length: number, headerOffset: number): un
   if ((next >= 0x90 && next < 0xa0) || next === 0xdc || next === 0xdd) target = [];
   else if ((next >= 0x80 && next < 0x90) || next === 0xde || next === 0xdf) {
     target = context.mapsAsObjects ? {} : new Map();
-  } else if (
-    ((next >= 0xc7 && next <= 0xc9) || (next >= 0xd4 && next <= 0xd8)) && src[position + 1] === 0x73
-  ) {
+  } else if (extensionTypeAt(position) === 0x73) {
     target = new Set();
   } else target = {};
   const entry: Reference = { target, used: false };
@@ -663,6 +740,16 @@ function readIdentified(start: number, length: number, headerOffset: number): un
     }
   }
   return target;
+}
+
+/** The type byte of an ext whose header is at `offset`, or -1 when it is not an ext. */
+function extensionTypeAt(offset: number): number {
+  const token = src[offset];
+  if (token >= 0xd4 && token <= 0xd8) return src[offset + 1]; // fixext: type after the token
+  if (token === 0xc7) return src[offset + 2]; // ext8: after one length byte
+  if (token === 0xc8) return src[offset + 3]; // ext16
+  if (token === 0xc9) return src[offset + 5]; // ext32
+  return -1;
 }
 
 function readPointer(start: number, length: number, headerOffset: number): unknown {
@@ -688,9 +775,16 @@ function readBundle(start: number, length: number): unknown {
   position = stringsAt;
   const nonAscii = readBundleString();
   const ascii = readBundleString();
-  bundle = { nonAscii, ascii, nonAsciiPosition: 0, asciiPosition: 0, end: position };
+  bundle = {
+    nonAscii,
+    ascii,
+    nonAsciiPosition: 0,
+    asciiPosition: 0,
+    stringsStart: stringsAt,
+    end: position,
+  };
   position = after;
-  return read();
+  return readNested(); // a bundle can precede another bundle: each counts as a level
 }
 
 /** A bundle's strings are always `str` values. */
@@ -707,13 +801,13 @@ function readBundleString(): string {
   if (length > srcEnd - position) throw incomplete(position + length);
   const start = position;
   position += length;
-  return decodeString(src, start, position);
+  return fatalStrings ? strictString(start, position) : decodeString(src, start, position);
 }
 
 /** `c1` + count inside a bundle: the next `count` UTF-16 units of one of the bundle's strings. */
 function readBundledString(): string {
   const offset = position - 1;
-  const count = read();
+  const count = readNested(); // c1 c1 c1 … chains count as levels
   const active = bundle!;
   if (typeof count !== "number" || !Number.isInteger(count)) {
     throw invalid("Bundled string length must be an integer", offset);
@@ -740,8 +834,10 @@ export function withSavedState<T>(action: () => T): T {
     context,
     recordTypes,
     sharedStructuresPossible,
+    fatalStrings,
     extensionDecoders,
     budget,
+    heapAllowance,
     depth,
     bundle,
     references,
@@ -758,8 +854,10 @@ export function withSavedState<T>(action: () => T): T {
       context,
       recordTypes,
       sharedStructuresPossible,
+      fatalStrings,
       extensionDecoders,
       budget,
+      heapAllowance,
       depth,
       bundle,
       references,
@@ -777,8 +875,10 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   context = ctx;
   ctx.records.syncShared();
   ctx.records.triedLoading = false;
+  heapAllowance = Math.max(HEAP_ALLOWANCE_FLOOR, (end - start) * HEAP_ALLOWANCE_PER_INPUT_BYTE);
   recordTypes = ctx.records.types;
   sharedStructuresPossible = ctx.records.shared !== null || ctx.records.getStructures !== null;
+  fatalStrings = ctx.fatal;
   extensionDecoders = ctx.extensions.decoders();
   bundle = null;
   references = null;
@@ -806,7 +906,13 @@ function readTopLevel(): unknown {
     throw classify(error);
   }
   if (bundle !== null) {
-    position = bundle.end; // skip the bundle's strings, which follow the value
+    // the last bundle's strings follow the value directly (as msgpackr writes them); a pointer
+    // into the value, or past a gap, would let reading overlap the strings or skip bytes
+    if (position > srcEnd) throw incomplete(); // before the jump below would hide it
+    if (position !== bundle.stringsStart) {
+      throw invalid("String bundle does not start where the value ends", bundle.stringsStart);
+    }
+    position = bundle.end; // skip the bundle's strings
     bundle = null;
   }
   references = null;
@@ -837,7 +943,11 @@ export function decodeOne(
   start: number,
   end: number,
 ): unknown {
-  if (decoding) return withSavedState(() => runOne(ctx, bytes, start, end, true));
+  // nested only when this instance is already decoding: another instance decoding inside an
+  // extension is that instance's own outermost decode (its sequential definitions persist)
+  if (decoding) {
+    return withSavedState(() => runOne(ctx, bytes, start, end, ctx.records.decodes > 0));
+  }
   return runOne(ctx, bytes, start, end, false);
 }
 
@@ -850,8 +960,9 @@ function runOne(
 ): unknown {
   const records = ctx.records;
   const mark = records.mark();
-  if (!nested) resetCompileAllowance();
+  if (!decoding) resetCompileAllowance(); // once per outermost decode, whoever runs inside
   begin(ctx, bytes, start, end);
+  records.decodes++;
   try {
     const value = readTopLevel();
     if (position < srcEnd) throw trailingBytes(value);
@@ -862,6 +973,7 @@ function runOne(
     records.rollback(mark);
     throw error;
   } finally {
+    records.decodes--;
     finish();
   }
 }
@@ -869,8 +981,11 @@ function runOne(
 function trailingBytes(value: unknown): DecodeError {
   let preview: string;
   try {
-    preview = JSON.stringify(value, (_, v) => typeof v === "bigint" ? `${v}n` : v)?.slice(0, 100) ??
-      String(value);
+    let nodes = 0; // a graph of shared references is exponential as a tree: 200 nodes at most
+    preview = JSON.stringify(
+      value,
+      (_, v) => ++nodes > 200 ? "…" : typeof v === "bigint" ? `${v}n` : v,
+    )?.slice(0, 100) ?? String(value);
   } catch (error) {
     preview = `(JSON view not available ${error})`;
   }
@@ -892,7 +1007,9 @@ export function decodeMany(
   end: number,
   forEach?: (value: unknown, start: number, end: number) => unknown,
 ): unknown[] | undefined {
-  if (decoding) return withSavedState(() => runMany(ctx, bytes, start, end, forEach, true));
+  if (decoding) {
+    return withSavedState(() => runMany(ctx, bytes, start, end, forEach, ctx.records.decodes > 0));
+  }
   return runMany(ctx, bytes, start, end, forEach, false);
 }
 
@@ -907,8 +1024,9 @@ function runMany(
   const records = ctx.records;
   const callMark = records.mark();
   const commit = (ctx.sequential || ctx.persistInMultiple) && !nested;
-  if (!nested) resetCompileAllowance();
+  if (!decoding) resetCompileAllowance();
   begin(ctx, bytes, start, end);
+  records.decodes++;
   const values: unknown[] | undefined = forEach ? undefined : [];
   let valueStart = start;
   let valueMark = callMark;
@@ -932,6 +1050,7 @@ function runMany(
     }
     throw error;
   } finally {
+    records.decodes--;
     finish();
   }
 }

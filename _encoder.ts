@@ -1071,7 +1071,7 @@ function encodeValue(
   value: unknown,
   flags: number,
   output: OutputBuffer | null,
-  nested: boolean,
+  insideAnotherPack: boolean,
 ): Bytes {
   safeEnd = target.length - 10;
   if (output !== null) {
@@ -1111,10 +1111,14 @@ function encodeValue(
   try {
     const result = finishValue(value, flags, output);
     failed = false;
-    return nested || wasPacking ? result : afterPack(structures, result, ctx, value, flags, output);
+    // only this Packr packing inside itself is nested (§2.5); another Packr packing inside an
+    // extension of this one is that Packr's outermost pack, and saves its structures as usual
+    return wasPacking
+      ? result
+      : afterPack(structures, result, ctx, value, flags, output, insideAnotherPack);
   } finally {
     structures.packing = wasPacking;
-    if (failed || nested || wasPacking) structures.endPack();
+    if (failed || wasPacking) structures.endPack();
   }
 }
 
@@ -1176,6 +1180,7 @@ function afterPack(
   value: unknown,
   flags: number,
   output: OutputBuffer | null,
+  insideAnotherPack: boolean,
 ): Bytes {
   structures.endPack();
   structures.promotePending();
@@ -1198,8 +1203,14 @@ function afterPack(
       else structures.rollbackShared();
     }
     // pack again as a fresh outermost pack, so the retry saves what it shares
-    encoding = false;
     structures.packing = false;
+    if (insideAnotherPack) {
+      // the pack around this one owns the arena: pack again into a fresh buffer
+      target = new Uint8Array(ARENA_SIZE);
+      targetView = new DataView(target.buffer);
+      return encodeValue(ctx, value, flags, null, true);
+    }
+    encoding = false;
     return encodeTopLevel(ctx, value, flags, output);
   }
   structures.lastSavedLength = sharedLength;

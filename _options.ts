@@ -127,6 +127,13 @@ export interface UnpackrOptions {
    */
   allowArraysInMapKeys?: boolean;
   /**
+   * Reject ill-formed UTF-8 in strings with a `DecodeError` (like `TextDecoder`'s `fatal`)
+   * instead of replacing it with U+FFFD. Note that msgpackr writes a lone surrogate in a string
+   * shorter than 64 units in its 3-byte form, which is ill-formed UTF-8.
+   * @default {false}
+   */
+  fatal?: boolean;
+  /**
    * Deepest nesting of arrays, maps, records and extensions accepted when decoding and encoding;
    * deeper input fails with a clear error instead of a stack overflow.
    * @default {1000}

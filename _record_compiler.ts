@@ -7,21 +7,30 @@
 // Compiling is tried lazily (never at import), and `_record_reader.ts` stops trying for good if it
 // throws, as it does under a Content-Security-Policy without 'unsafe-eval'.
 
-import { installRecordReaderCompiler, type RecordBodyReader } from "./_record_reader.ts";
+import {
+  installRecordReaderCompiler,
+  type RecordBodyReader,
+  takeCompileAllowance,
+} from "./_record_reader.ts";
 
 const IDENTIFIER = /^[a-zA-Z_$][a-zA-Z\d_$]*$/;
 /** Compiled readers by shape: they depend only on the names, so every decoder can share them. */
 const compiled = new Map<string, RecordBodyReader>();
-const MAX_CACHED_SHAPES = 4096;
+/**
+ * Most distinct shapes compiled in a process. Beyond it new shapes stay interpreted: input with
+ * endless new shapes (hostile, or generated keys) cannot keep the compiler busy or grow memory.
+ */
+const MAX_COMPILED_SHAPES = 4096;
 
 function compileRecordReader(
   names: readonly string[],
   read: () => unknown,
   freeze: boolean,
-): RecordBodyReader {
+): RecordBodyReader | null {
   const signature = (freeze ? "F" : "") + JSON.stringify(names);
   let reader = compiled.get(signature);
   if (reader === undefined) {
+    if (compiled.size >= MAX_COMPILED_SHAPES || !takeCompileAllowance()) return null;
     // names are property names already (no "__proto__"); others than identifiers are quoted
     const properties = names.map((name) =>
       (IDENTIFIER.test(name) ? name : `[${JSON.stringify(name)}]`) + ":r()"
@@ -31,7 +40,6 @@ function compileRecordReader(
       freeze ? `Object.freeze(${literal})` : literal
     }}`;
     reader = new Function("r", body)(read) as RecordBodyReader;
-    if (compiled.size >= MAX_CACHED_SHAPES) compiled.clear();
     compiled.set(signature, reader);
   }
   return reader;

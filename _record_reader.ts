@@ -12,14 +12,16 @@ export type RecordBodyReader = () => object;
 
 /**
  * Builds a specialised reader for one shape. Receives the property names (already renamed for
- * safety), the decoder's value reader and whether to freeze the result. May throw (for example
- * under a Content-Security-Policy); the caller then stays on the interpreted reader for good.
+ * safety), the decoder's value reader and whether to freeze the result. Returns `null` when it
+ * will not compile the shape now (no allowance left in this decode, or too many shapes). May
+ * throw (for example under a Content-Security-Policy); the caller then stays on the interpreted
+ * reader for good.
  */
 export type RecordReaderCompiler = (
   propertyNames: readonly string[],
   read: () => unknown,
   freeze: boolean,
-) => RecordBodyReader;
+) => RecordBodyReader | null;
 
 /** A record structure as one decoder knows it. */
 export interface RecordType {
@@ -50,6 +52,13 @@ let compilesLeft = MAX_COMPILES_PER_DECODE;
 /** Gives the next top-level decode its compile allowance. */
 export function resetCompileAllowance(): void {
   compilesLeft = MAX_COMPILES_PER_DECODE;
+}
+
+/** Takes one compile from this decode's allowance (for the compiler, before compiling). */
+export function takeCompileAllowance(): boolean {
+  if (compilesLeft <= 0) return false;
+  compilesLeft--;
+  return true;
 }
 
 /** Installs the code-generating record reader compiler (default build only). */
@@ -110,10 +119,12 @@ export function createRecordType(
   };
   if (options.compile && compiler !== null) {
     let reads = 0;
+    let nextTry = COMPILE_AFTER_READS;
     type.read = () => {
-      if (++reads > COMPILE_AFTER_READS && compilesLeft > 0) {
-        compilesLeft--;
-        type.read = compileOrKeep(names, read, options.freeze, interpreted);
+      if (++reads > nextTry) {
+        const faster = compiled(names, read, options.freeze, interpreted);
+        if (faster !== null) type.read = faster;
+        else nextTry *= 4; // no compile allowed now: try again much later
       }
       return interpreted();
     };
@@ -121,12 +132,13 @@ export function createRecordType(
   return type;
 }
 
-function compileOrKeep(
+/** A compiled reader, the interpreted one for good (compiling failed), or `null` for "not now". */
+function compiled(
   names: readonly string[],
   read: () => unknown,
   freeze: boolean,
   interpreted: RecordBodyReader,
-): RecordBodyReader {
+): RecordBodyReader | null {
   if (compiler === null) return interpreted;
   try {
     return compiler(names, read, freeze);

@@ -29,6 +29,8 @@ export class RecordTable {
   readonly getStructures: (() => Structure[] | undefined | null) | null;
   /** Whether `getStructures` was already tried during the current top-level decode. */
   triedLoading = false;
+  /** Decodes of this instance in progress (more than one: a nested decode of this instance). */
+  decodes = 0;
   readonly #createType: RecordTypeFactory;
   #syncedShared: Structure[] | null = null;
   #syncedLength = 0;

@@ -102,6 +102,7 @@ export class Unpackr {
       rejectReferences: options.structuredClone === false,
       freezeData,
       allowArraysInMapKeys: options.allowArraysInMapKeys === true,
+      fatal: options.fatal === true,
       maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
       compileReaders,
       sequential,
@@ -134,10 +135,11 @@ export class Unpackr {
     let start = 0;
     let end = bytes.length;
     if (typeof window === "number") {
-      if (window > -1 && window < end) end = window;
+      // an end offset; a negative one means the whole input, as in msgpackr
+      if (window >= 0) end = checkedOffset(window, end, "end");
     } else if (window) {
-      start = window.start ?? 0;
-      if (window.end !== undefined && window.end < end) end = window.end;
+      if (window.end !== undefined) end = checkedOffset(window.end, end, "end");
+      if (window.start !== undefined) start = checkedOffset(window.start, end, "start");
     }
     return decodeOne(this.#context, bytes, start, end) as T;
   }
@@ -244,6 +246,14 @@ export class Unpackr {
     }
     registry.add(extension as Extension);
   }
+}
+
+/** A window offset: an integer from 0 to `limit` (larger ends are clamped, as in msgpackr). */
+function checkedOffset(offset: number, limit: number, name: string): number {
+  if (!Number.isInteger(offset) || offset < 0) {
+    throw new RangeError(`Cannot unpack with ${name} ${offset}: expected an integer offset >= 0`);
+  }
+  return Math.min(offset, limit);
 }
 
 /** The decode context of an instance (for `Packr` and the stream decoder). */

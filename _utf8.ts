@@ -74,6 +74,28 @@ export function decodeString(b: Uint8Array, start: number, end: number): string 
   return decodeShortAscii(b, start, length) ?? decodeUtf8(b, start, end);
 }
 
+const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes the UTF-8 bytes `b[start, end)`, or returns `null` when they are ill-formed (the
+ * `fatal` option): ASCII takes the same fast paths as {@linkcode decodeString}, anything else a
+ * fatal `TextDecoder`.
+ */
+export function decodeStringStrict(b: Uint8Array, start: number, end: number): string | null {
+  const length = end - start;
+  if (length <= SHORT_LIMIT) {
+    const ascii = APPEND_SHORT ? appendAscii(b, start, length) : decodeShortAscii(b, start, length);
+    if (ascii !== null) return ascii;
+  } else if (latin1Slice !== null && isAscii(b, start, end)) {
+    return latin1Slice.call(b, start, end);
+  }
+  try {
+    return strictDecoder.decode(b.subarray(start, end));
+  } catch {
+    return null;
+  }
+}
+
 /** Longest string `decodeShortAscii` builds with one `fromCharCode` call. */
 export const SHORT_ASCII_MAX = 32;
 

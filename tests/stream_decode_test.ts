@@ -554,11 +554,13 @@ describe("UnpackrStream errors", () => {
     const chunks = fixedChunks(concat([small, pack(1), large]), 10);
     const { values, error } = decodeChunks(chunks, options);
     assert.deepEqual(values, ["s".repeat(50), 1]);
-    assert.ok(error instanceof RangeError);
+    assert.ok(error instanceof DecodeError && !(error instanceof IncompleteDataError));
     assert.match(error.message, /^Maximum incomplete buffer size exceeded/);
+    // the held value starts after the 52-byte string and the 1-byte integer
+    assert.equal(error.offset, 53);
     const streamed = await viaStream(chunks, options);
     assert.deepEqual(streamed.values, ["s".repeat(50), 1]);
-    assert.ok(streamed.error instanceof RangeError);
+    assert.ok(streamed.error instanceof DecodeError);
     // Infinity disables the bound
     assert.deepEqual(decodeChunks(chunks, { maxIncompleteBufferSize: Infinity }).values, [
       "s".repeat(50),
@@ -574,7 +576,7 @@ describe("UnpackrStream errors", () => {
     decoder.push(pack(1), values);
     assert.throws(
       () => decoder.push(Uint8Array.from([0xdb, 0x80, 0x00, 0x00, 0x00, 0x61]), values),
-      /^RangeError: Maximum incomplete buffer size exceeded/,
+      /^DecodeError: Maximum incomplete buffer size exceeded/,
     );
     assert.deepEqual(values, [1]);
     // but a value exactly at the bound is accepted
