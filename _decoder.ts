@@ -17,7 +17,7 @@ import { decodeBigIntPayload } from "./_bigint_ext.ts";
 import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
 import { decodeString, decodeStringStrict } from "./_utf8.ts";
-import { readKeyCached } from "./_key_cache.ts";
+import { cachedString, cacheHits, keyCache, valueCache } from "./_string_cache.ts";
 import type { Structure } from "./_options.ts";
 
 /** How 64-bit integers decode: 0 bigint, 1 number, 2 string, 3 auto. */
@@ -307,7 +307,46 @@ function readString(length: number): string {
   if (length > srcEnd - position) throw incomplete(position + length);
   const start = position;
   position += length;
-  return fatalStrings ? strictString(start, position) : decodeString(src, start, position);
+  if (fatalStrings) return strictString(start, position);
+  if (length <= VALUE_CACHE_MAX && length > 0 && valueCacheOn) {
+    const text = cachedString(valueCache, src, start, length);
+    if (--valueCacheCountdown === 0) endValueCacheWindow();
+    return text;
+  }
+  if (length <= VALUE_CACHE_MAX && --valueCacheCountdown === 0) startValueCacheWindow();
+  return decodeString(src, start, position);
+}
+
+// Short string values often repeat (statuses, names, enum-like fields), and a cache hit saves
+// the allocation; but a miss costs more than decoding (unique values: ~0.65× speed). So the cache
+// is probed in windows of VALUE_CACHE_WINDOW lookups, and when fewer than a quarter of a window
+// hit, bypassed for the next 1024 short strings of this decode, twice as many after each further
+// window that fails (up to 65536), so unique data pays almost nothing.
+const VALUE_CACHE_MAX = valueCache.maxBytes;
+const VALUE_CACHE_WINDOW = 64;
+const VALUE_CACHE_FIRST_REST = 1024;
+const VALUE_CACHE_LONGEST_REST = 65536;
+let valueCacheRest = VALUE_CACHE_FIRST_REST;
+let valueCacheOn = true;
+let valueCacheCountdown = VALUE_CACHE_WINDOW;
+let valueCacheHitsBefore = 0;
+
+/** A probe window ended: keep the cache on, or bypass it for a while if it rarely hit. */
+function endValueCacheWindow(): void {
+  if (cacheHits - valueCacheHitsBefore < VALUE_CACHE_WINDOW / 4) {
+    valueCacheOn = false;
+    valueCacheCountdown = valueCacheRest;
+    if (valueCacheRest < VALUE_CACHE_LONGEST_REST) valueCacheRest *= 2;
+  } else {
+    valueCacheRest = VALUE_CACHE_FIRST_REST;
+    startValueCacheWindow();
+  }
+}
+
+function startValueCacheWindow(): void {
+  valueCacheOn = true;
+  valueCacheCountdown = VALUE_CACHE_WINDOW;
+  valueCacheHitsBefore = cacheHits;
 }
 
 /** A string under the `fatal` option: ill-formed UTF-8 is invalid data. */
@@ -376,7 +415,11 @@ function readKey(): string {
     // the key cache is shared with lenient decoders: strict keys are checked, not cached
     return fatalStrings
       ? strictString(position - length, position)
-      : readKeyCached(src, position - length, length);
+      : length === 0
+      ? ""
+      : length > keyCache.maxBytes
+      ? decodeString(src, position - length, position)
+      : cachedString(keyCache, src, position - length, length);
   }
   const offset = position;
   return toPropertyKey(read(), offset);
@@ -879,6 +922,8 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   recordTypes = ctx.records.types;
   sharedStructuresPossible = ctx.records.shared !== null || ctx.records.getStructures !== null;
   fatalStrings = ctx.fatal;
+  valueCacheRest = VALUE_CACHE_FIRST_REST;
+  startValueCacheWindow();
   extensionDecoders = ctx.extensions.decoders();
   bundle = null;
   references = null;

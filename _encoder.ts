@@ -1157,7 +1157,19 @@ function finishValue(value: unknown, flags: number, output: OutputBuffer | null)
     updateOutput(output, flags);
     return view;
   }
-  return target.slice(start, position);
+  return copyOutput(start, position);
+}
+
+/** V8 (Deno, Node) copies large buffers faster with `new` + `set` than with `slice` (1 MiB:
+ * ~80 µs against ~460 µs measured in Deno 2.9); JavaScriptCore is faster with `slice`. */
+const LARGE_COPY = (globalThis as { Bun?: unknown }).Bun === undefined ? 0x40000 : Infinity;
+
+/** The packed bytes as a new, exact-size array of their own. */
+function copyOutput(from: number, to: number): Bytes {
+  if (to - from < LARGE_COPY) return target.slice(from, to);
+  const copy = new Uint8Array(to - from);
+  copy.set(target.subarray(from, to));
+  return copy;
 }
 
 function updateOutput(output: OutputBuffer, flags: number): void {
