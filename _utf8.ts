@@ -43,11 +43,27 @@ const utf8Slice = (runtime.Bun !== undefined || runtime.Deno !== undefined) &&
 const APPEND_SHORT = runtime.Bun !== undefined;
 /** ASCII strings up to this length are built in JavaScript. */
 const SHORT_LIMIT = APPEND_SHORT ? 8 : latin1Slice !== null ? 24 : 32;
+/**
+ * Deno's `utf8Slice` has its own ASCII fast path and costs about what scanning for ASCII and
+ * calling `latin1Slice` does, so longer strings go straight to it there.
+ */
+const UTF8_SLICE_FIRST = utf8Slice !== null && runtime.Deno !== undefined;
 
+let scannedBytes: Uint8Array | null = null;
+let scannedView: DataView | null = null;
+
+/** Whether `b[start, end)` is all ASCII, reading four bytes at a time. */
 function isAscii(b: Uint8Array, start: number, end: number): boolean {
+  if (b !== scannedBytes) {
+    scannedBytes = b;
+    scannedView = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  }
+  const view = scannedView!;
   let any = 0;
-  for (let i = start; i < end; i++) any |= b[i];
-  return any < 0x80;
+  let i = start;
+  for (; i + 4 <= end; i += 4) any |= view.getInt32(i);
+  for (; i < end; i++) any |= b[i];
+  return (any & 0x80808080) === 0;
 }
 
 function appendAscii(b: Uint8Array, start: number, length: number): string | null {
@@ -66,6 +82,8 @@ export function decodeString(b: Uint8Array, start: number, end: number): string 
   if (length <= SHORT_LIMIT) {
     const ascii = APPEND_SHORT ? appendAscii(b, start, length) : decodeShortAscii(b, start, length);
     if (ascii !== null) return ascii;
+  } else if (UTF8_SLICE_FIRST) {
+    return utf8Slice!.call(b, start, end);
   } else if (latin1Slice !== null && isAscii(b, start, end)) {
     return latin1Slice.call(b, start, end);
   }
