@@ -488,24 +488,29 @@ function writeMap(map: Map<unknown, unknown>): void {
 
 /** msgpackr's default map form: always map16, the count back-patched after the entries. */
 function writeMap16Object(object: Record<string, unknown>): void {
-  const keys = Object.keys(object);
-  const size = keys.length;
+  target[position++] = 0xde;
+  const sizeAt = position;
+  position += 2;
+  let size = 0;
+  enter();
+  // for-in walks the engine's cached key list without building an array; inherited enumerable
+  // keys (rare) are skipped
+  for (const key in object) {
+    if (!hasOwn(object, key)) continue;
+    writeString(key);
+    writeValue(object[key]);
+    size++;
+  }
+  depth--;
   if (size > 0xffff) {
     throw new RangeError(
       'Object is too large to serialize with fast 16-bit map size, use the "variableMapSize" option to serialize this object',
     );
   }
-  target[position++] = 0xde;
-  target[position++] = size >> 8;
-  target[position++] = size & 0xff;
-  enter();
-  for (let i = 0; i < size; i++) {
-    const key = keys[i];
-    writeString(key);
-    writeValue(object[key]);
-  }
-  depth--;
+  target[sizeAt] = size >> 8;
+  target[sizeAt + 1] = size & 0xff;
 }
+const hasOwn = Object.hasOwn;
 
 /** Smallest map header; `skipValues` leaves properties out, `coercibleKeyAsNumber` numbers keys. */
 function writeVariableMapObject(object: Record<string, unknown>): void {
