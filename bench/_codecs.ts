@@ -49,6 +49,19 @@ export const codecs: Codec[] = [
     prepare: (value) => prepared(() => ours.pack(value), (bytes) => ours.unpack(bytes)),
   },
   {
+    // zero-copy output like msgpackr's: packs into a reused buffer and returns views of it
+    name: "ours useBuffer",
+    accepts: () => true,
+    prepare: (value) => {
+      const packr = new ours.Packr({ useRecords: false });
+      const buffer = new Uint8Array(4 << 20);
+      return prepared(() => {
+        packr.useBuffer(buffer);
+        return packr.pack(value);
+      }, (bytes) => ours.unpack(bytes));
+    },
+  },
+  {
     name: "msgpackr",
     accepts: () => true,
     prepare: (value) => prepared(() => msgpackr.pack(value), (bytes) => msgpackr.unpack(bytes)),

@@ -76,6 +76,7 @@ function ratio(ours: number | undefined, theirs: number | undefined): string {
 /** The rival each of our codecs is compared with. */
 const RIVALS: Record<string, string[]> = {
   "ours": ["msgpackr", "msgpackr pure-JS", "@msgpack/msgpack", "JSON"],
+  "ours useBuffer": ["msgpackr", "JSON"],
   "ours records": ["msgpackr records", "JSON"],
   "ours records no-eval": ["msgpackr records", "ours records", "JSON"],
 };
