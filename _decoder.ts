@@ -542,8 +542,12 @@ function defineAndReadRecord(slot: number, twoByte: boolean): object {
     throw invalid("Record definition keys must be an array", keysOffset);
   }
   chargeHeap(DEFINITION_HEAP + DEFINITION_KEY_HEAP * keys.length, keysOffset);
-  const names = keys.map((key) => toPropertyKey(key, keysOffset));
-  const type = context.records.define(slot, names, twoByte);
+  const records = context.records;
+  // keys are usually the key cache's strings, so an unchanged shape compares by identity
+  const previous = records.previousDefinition(slot, keys, twoByte);
+  const type = previous !== undefined
+    ? records.define(slot, previous.keys!, twoByte, previous)
+    : records.define(slot, keys.map((key) => toPropertyKey(key, keysOffset)), twoByte);
   recordTypes = context.records.types;
   return readRecord(type);
 }

@@ -35,6 +35,8 @@ export class RecordTable {
   #syncedShared: Structure[] | null = null;
   #syncedLength = 0;
   #undoSlots: number[] = [];
+  /** The last type defined inline per slot (kept after undo, for `previousDefinition`). */
+  #lastDefined: (RecordType | undefined)[] = [];
   #undoTypes: (RecordType | undefined)[] = [];
 
   constructor(
@@ -54,6 +56,8 @@ export class RecordTable {
 
   /** Forgets the undo log: the definitions made so far stay (sequential mode). */
   commit(): void {
+    // called after every value of a stream: truncating an empty array is not free in V8
+    if (this.#undoSlots.length === 0) return;
     this.#undoSlots.length = 0;
     this.#undoTypes.length = 0;
   }
@@ -61,6 +65,7 @@ export class RecordTable {
   /** Undoes the definitions logged after `mark`, newest first. */
   rollback(mark: number): void {
     const slots = this.#undoSlots;
+    if (slots.length === mark) return;
     const types = this.#undoTypes;
     for (let i = slots.length - 1; i >= mark; i--) this.types[slots[i]] = types[i];
     slots.length = mark;
@@ -117,9 +122,28 @@ export class RecordTable {
     return type;
   }
 
-  /** Defines a structure inline at `slot` (logged). */
-  define(slot: number, keys: readonly string[], twoByte: boolean): RecordType {
-    const type = this.#createType(keys, twoByte, false);
+  /**
+   * The type last defined inline at `slot` when it has exactly these keys, else `undefined`.
+   * Messages that each define the same shape (every non-sequential message does) then reuse one
+   * type, and its generated reader, instead of building a new one per message.
+   */
+  previousDefinition(
+    slot: number,
+    keys: readonly unknown[],
+    twoByte: boolean,
+  ): RecordType | undefined {
+    const previous = this.#lastDefined[slot];
+    if (previous === undefined || previous.twoByte !== twoByte) return undefined;
+    const known = previous.keys!;
+    if (known.length !== keys.length) return undefined;
+    for (let i = 0; i < keys.length; i++) if (known[i] !== keys[i]) return undefined;
+    return previous;
+  }
+
+  /** Defines a structure inline at `slot` (logged): a new type, or the one given. */
+  define(slot: number, keys: readonly string[], twoByte: boolean, reuse?: RecordType): RecordType {
+    const type = reuse ?? this.#createType(keys, twoByte, false);
+    this.#lastDefined[slot] = type;
     this.#set(slot, type);
     return type;
   }

@@ -100,6 +100,14 @@ function checkPackageJson(): void {
   if (packageJson.types !== expected["."]?.types) {
     problems.push(`package.json types must be "${expected["."]?.types}"`);
   }
+  // jsr.json repeats deno.json's package fields for JSR tooling; they must not drift apart
+  const jsrJson = JSON.parse(Deno.readTextFileSync(path("jsr.json"))) as Record<string, unknown>;
+  for (const field of ["name", "version", "license", "exports", "publish"]) {
+    const denoValue = JSON.stringify((denoJson as unknown as Record<string, unknown>)[field]);
+    if (JSON.stringify(jsrJson[field]) !== denoValue) {
+      problems.push(`jsr.json ${field} must equal deno.json's: ${denoValue}`);
+    }
+  }
   if (problems.length > 0) throw new Error(`Cannot build the npm package:\n${problems.join("\n")}`);
 }
 
