@@ -2,12 +2,15 @@
 // This module is browser compatible.
 
 /**
- * The bytes of a decoder input as a plain `Uint8Array` over the same memory (no copy): a
- * `Uint8Array` as is, a subclass such as Node's `Buffer` or any other ArrayBufferView re-viewed,
- * an ArrayBuffer wrapped. Decoded binary values are views of this, so they are plain
- * `Uint8Array`s too.
+ * The bytes of a decoder input (or stream chunk) as a plain `Uint8Array` over the same memory (no
+ * copy): a `Uint8Array` as is, a subclass such as Node's `Buffer` or any other ArrayBufferView
+ * re-viewed, an ArrayBuffer wrapped. Decoded binary values are views of this, so they are plain
+ * `Uint8Array`s too. Anything else is a `TypeError` whose message starts with `what`.
  */
-export function toBytes(source: unknown): Uint8Array {
+export function toBytes(
+  source: unknown,
+  what = "Source must be a Uint8Array or Buffer",
+): Uint8Array {
   if (source instanceof Uint8Array) {
     return source.constructor === Uint8Array
       ? source
@@ -22,8 +25,10 @@ export function toBytes(source: unknown): Uint8Array {
   ) {
     return new Uint8Array(source);
   }
-  const kind = source !== null && typeof source === "object"
+  const kind = source === null
+    ? "null"
+    : typeof source === "object"
     ? (source.constructor?.name ?? "object")
     : typeof source;
-  throw new TypeError(`Source must be a Uint8Array or Buffer but was a ${kind}`);
+  throw new TypeError(`${what} but was a ${kind}`);
 }

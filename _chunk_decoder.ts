@@ -17,6 +17,7 @@
 // disagree about a value being complete, that value falls back to msgpackr's strategy (retry
 // once the decoder's `missingBytes` have arrived).
 
+import { toBytes } from "./_bytes.ts";
 import { decodeMany } from "./_decoder.ts";
 import { DecodeError, IncompleteDataError } from "./_errors.ts";
 import type { UnpackrOptions } from "./_options.ts";
@@ -69,22 +70,7 @@ export interface ChunkDecoderStats {
 
 /** A byte-view of a stream chunk (no copy); throws a `TypeError` for anything else. */
 export function chunkBytes(chunk: unknown): Uint8Array {
-  if (chunk instanceof Uint8Array) return chunk;
-  if (ArrayBuffer.isView(chunk)) {
-    return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  }
-  if (
-    chunk instanceof ArrayBuffer ||
-    (typeof SharedArrayBuffer === "function" && chunk instanceof SharedArrayBuffer)
-  ) {
-    return new Uint8Array(chunk);
-  }
-  const kind = chunk !== null && typeof chunk === "object"
-    ? (chunk.constructor?.name ?? "object")
-    : chunk === null
-    ? "null"
-    : typeof chunk;
-  throw new TypeError(`Chunk must be an ArrayBuffer or ArrayBufferView but was a ${kind}`);
+  return toBytes(chunk, "Chunk must be an ArrayBuffer or ArrayBufferView");
 }
 
 /**

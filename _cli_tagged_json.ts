@@ -19,7 +19,7 @@
 import { encodeBigIntPayload } from "./_bigint_ext.ts";
 import { JsonObject, type JsonValue } from "./_cli_json.ts";
 import { toBase64, toHex } from "./_cli_text.ts";
-import { describeOffset, type TimestampValue, type WireNode } from "./_cli_wire.ts";
+import { describeOffset, keyName, type TimestampValue, type WireNode } from "./_cli_wire.ts";
 import { minimalFormat, numberBytes, TAG } from "./_cli_writer.ts";
 import { DecodeError } from "./_errors.ts";
 import { DECIMAL_MULTIPLIERS, type Float32Option } from "./_float32.ts";
@@ -319,21 +319,8 @@ export class TaggedConverter {
 
 /** A map key as a property name, as the decoder makes one with `mapsAsObjects` (§6.4). */
 function propertyName(key: WireNode): string {
-  switch (key.kind) {
-    case "bundle":
-      return propertyName(key.children![0]);
-    case "str":
-    case "bundled":
-      return key.value as string;
-    case "int":
-    case "float":
-    case "bool":
-      return String(key.value);
-    case "nil":
-      return "null";
-    case "undefined":
-      return "undefined";
-  }
+  const name = keyName(key);
+  if (name !== null) return name;
   throw new DecodeError(
     `Invalid property type for record: ${key.kind} at offset ${
       describeOffset(key.offset)

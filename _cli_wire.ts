@@ -571,22 +571,9 @@ export class WireWalker {
 
   /** A record key as a property name (§6.4). */
   #propertyName(key: WireNode): string {
-    switch (key.kind) {
-      case "bundle": // a bundle opened inside the keys array
-        return this.#propertyName(key.children![0]);
-      case "str":
-      case "bundled":
-        return key.value as string;
-      case "int":
-      case "float":
-      case "bool":
-        return String(key.value);
-      case "nil":
-        return "null";
-      case "undefined":
-        return "undefined";
-    }
-    this.#invalid(`Invalid property type for record: ${key.kind}`, key.offset);
+    const name = keyName(key);
+    if (name === null) this.#invalid(`Invalid property type for record: ${key.kind}`, key.offset);
+    return name;
   }
 
   #fields(node: WireNode, depth: number): WireNode {
@@ -827,4 +814,28 @@ export class WireWalker {
     node.end = this.#pos;
     return node;
   }
+}
+
+/**
+ * The property name a decoded key stands for (the library's rule: strings as they are, numbers
+ * and booleans as text, nil and undefined as "null"/"undefined"), or `null` for a key that
+ * cannot be a property name.
+ */
+export function keyName(key: WireNode): string | null {
+  switch (key.kind) {
+    case "bundle": // a bundle opened inside the keys array
+      return keyName(key.children![0]);
+    case "str":
+    case "bundled":
+      return key.value as string;
+    case "int":
+    case "float":
+    case "bool":
+      return String(key.value);
+    case "nil":
+      return "null";
+    case "undefined":
+      return "undefined";
+  }
+  return null;
 }

@@ -16,7 +16,7 @@ import { fromBase64, fromHex } from "./_cli_text.ts";
 import { TYPED_ARRAY_CODES } from "./_cli_wire.ts";
 import { DECIMAL_MULTIPLIERS, type Float32Option } from "./_float32.ts";
 import type { Structure } from "./_options.ts";
-import { type ShapeNode, StructureEncoder } from "./_structures.ts";
+import { StructureEncoder } from "./_structures.ts";
 import { writeTimestamp } from "./_timestamp.ts";
 import { encodeUtf8Manually, textEncoder } from "./_utf8.ts";
 
@@ -471,17 +471,8 @@ export class TaggedWriter {
   /** A record, as `Packr` writes one (the shape trie and ids of the library's encoder). */
   #record(keys: readonly string[], values: readonly JsonValue[]): void {
     const structures = this.#structures!;
-    let node = structures.trie!;
-    let newNodes = 0;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      let next = node[key];
-      if (next === undefined) {
-        next = node[key] = Object.create(null) as ShapeNode;
-        newNodes++;
-      }
-      node = next;
-    }
+    const node = structures.nodeFor(keys);
+    const newNodes = structures.newNodes;
     let recordId = StructureEncoder.idOf(node);
     if (recordId !== 0) {
       this.#recordId(structures, recordId);

@@ -553,17 +553,7 @@ function writeRecord(object: Record<string, unknown>): void {
   const structures = context.structures!;
   const keys = Object.keys(object);
   const count = keys.length;
-  let node = structures.trie!;
-  let newNodes = 0;
-  for (let i = 0; i < count; i++) {
-    const key = keys[i];
-    let next = node[key];
-    if (next === undefined) {
-      next = node[key] = Object.create(null) as ShapeNode;
-      newNodes++;
-    }
-    node = next;
-  }
+  const node = structures.nodeFor(keys);
   let recordId = StructureEncoder.idOf(node);
   if (recordId !== 0) {
     if (recordId >= 0x60 && structures.twoByte) {
@@ -574,7 +564,12 @@ function writeRecord(object: Record<string, unknown>): void {
       target[position++] = recordId;
     }
   } else if (
-    !writeNewRecordHeader(structures, node, StructureEncoder.keysOf(node) ?? keys, newNodes)
+    !writeNewRecordHeader(
+      structures,
+      node,
+      StructureEncoder.keysOf(node) ?? keys,
+      structures.newNodes,
+    )
   ) {
     writePlainObject(object);
     return;

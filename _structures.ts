@@ -163,10 +163,23 @@ export class StructureEncoder {
     node[RECORD_KEYS] = keys;
   }
 
-  /** The trie node for a key sequence, created as needed. */
+  /** Trie nodes the last `nodeFor` created (weighs the trie's growth for its rebuild). */
+  newNodes = 0;
+
+  /** The trie node for a key sequence, created as needed (counted in `newNodes`). */
   nodeFor(keys: readonly string[]): ShapeNode {
     let node = this.trie!;
-    for (let i = 0; i < keys.length; i++) node = node[keys[i]] ??= newNode();
+    let created = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      let next = node[key];
+      if (next === undefined) {
+        next = node[key] = newNode();
+        created++;
+      }
+      node = next;
+    }
+    this.newNodes = created;
     return node;
   }
 
