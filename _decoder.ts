@@ -854,7 +854,16 @@ function readBundleString(): string {
 /** `c1` + count inside a bundle: the next `count` UTF-16 units of one of the bundle's strings. */
 function readBundledString(): string {
   const offset = position - 1;
-  const count = readNested(); // c1 c1 c1 … chains count as levels
+  // the count is almost always a fixint; anything else is read as a value (c1 c1 c1 … chains
+  // count as levels)
+  const token = src[position];
+  let count: unknown;
+  if (token < 0x80 || token >= 0xe0) {
+    count = token < 0x80 ? token : token - 0x100;
+    position++;
+  } else {
+    count = readNested();
+  }
   const active = bundle!;
   if (typeof count !== "number" || !Number.isInteger(count)) {
     throw invalid("Bundled string length must be an integer", offset);
