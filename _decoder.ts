@@ -881,7 +881,7 @@ function readBundledString(): string {
 // ---- entry points ------------------------------------------------------------------------------
 
 /** Saves the decode in progress, runs `action`, and restores it (re-entrant decoding). */
-export function withSavedState<T>(action: () => T): T {
+function withSavedState<T>(action: () => T): T {
   const saved = {
     src,
     srcEnd,

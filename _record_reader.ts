@@ -70,12 +70,12 @@ export function installRecordReaderCompiler(recordReaderCompiler: RecordReaderCo
  * Property names for a structure's keys: `__proto__` becomes `__proto_` (msgpackr's documented
  * rule, §6.5), so a record can never replace an object's prototype.
  */
-export function toPropertyNames(keys: readonly string[]): string[] {
+function toPropertyNames(keys: readonly string[]): string[] {
   return keys.map((key) => key === "__proto__" ? "__proto_" : key);
 }
 
 /** The interpreted reader: a plain loop, no code generation. */
-export function createInterpretedReader(
+function createInterpretedReader(
   names: readonly string[],
   read: () => unknown,
   freeze: boolean,

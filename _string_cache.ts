@@ -24,7 +24,7 @@ export interface StringCache {
 }
 
 /** Creates a cache of `entries` (a power of two) strings of up to `maxBytes` (< 128) bytes. */
-export function createStringCache(entries: number, maxBytes: number): StringCache {
+function createStringCache(entries: number, maxBytes: number): StringCache {
   return {
     lengths: new Int8Array(entries).fill(-1),
     bytes: new Uint8Array(entries * maxBytes),

@@ -115,14 +115,14 @@ export function decodeStringStrict(b: Uint8Array, start: number, end: number): s
 }
 
 /** Longest string `decodeShortAscii` builds with one `fromCharCode` call. */
-export const SHORT_ASCII_MAX = 32;
+const SHORT_ASCII_MAX = 32;
 
 /**
  * Decodes `length` (≤ 32) bytes at `p` when they are all ASCII; returns `null` otherwise (the
  * caller falls back to the general decoder). One `fromCharCode` call with explicit arguments per
  * length: V8 builds the string directly from the arguments, with no array or loop.
  */
-export function decodeShortAscii(b: Uint8Array, p: number, length: number): string | null {
+function decodeShortAscii(b: Uint8Array, p: number, length: number): string | null {
   let any = 0;
   for (let i = 0; i < length; i++) any |= b[p + i];
   if (any & 0x80) return null;

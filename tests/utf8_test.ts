@@ -214,7 +214,7 @@ describe("every string path of the decoder equals TextDecoder", () => {
     for (const entry of cases) {
       const bytes = new Uint8Array(strOf(entry.bytes));
       for (const decode of decoders) assert.equal(decode(bytes), entry.expected, label(entry));
-      // inside an array, next to other strings (the ASCII window is shared between them)
+      // inside an array, next to other strings (the string caches and scans see neighbours)
       const array = new Uint8Array([
         0x93,
         ...strOf(entry.bytes),
