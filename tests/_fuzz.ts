@@ -371,13 +371,14 @@ export function checkStream(bytes: Uint8Array, chunkSizes: readonly number[]): F
   }
   const name = "stream (ChunkDecoder)";
   if (
-    streamError instanceof RangeError &&
+    streamError instanceof DecodeError &&
+    !(streamError instanceof IncompleteDataError) &&
     /^Maximum incomplete buffer size exceeded/.test(streamError.message) &&
     wholeError instanceof DecodeError
   ) {
     // a length header that promises more than maxIncompleteBufferSize: the stream gives up at
-    // once (documented; a RangeError, as msgpackr throws a plain Error), possibly before the
-    // bytes that make the whole decode fail otherwise have arrived
+    // once (documented, a DecodeError), possibly before the bytes that make the whole decode fail
+    // otherwise have arrived, and where the whole decode calls the same value incomplete
     streamError = wholeError;
   } else if (streamError !== null) {
     const problem = errorProblem(streamError, bytes);

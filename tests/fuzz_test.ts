@@ -26,6 +26,7 @@ import {
   valueArbitrary,
   valuesDiffer,
 } from "./_fuzz.ts";
+import { fromHex } from "./_util.ts";
 
 const SETS = optionSets();
 const TARGETS = decodeTargets();
@@ -149,6 +150,17 @@ describe("decoding hostile bytes", () => {
       ),
       { numRuns: 300, seed: 4 },
     );
+  });
+
+  test("a length beyond maxIncompleteBufferSize is refused by the stream where the whole decode says incomplete", () => {
+    // found by fuzz/fuzz.ts: a str32 header promising 3.4 GB inside an array16; the whole decode
+    // calls it incomplete, the stream refuses to buffer it (both DecodeErrors), after the same values
+    const bytes = fromHex(
+      "dc0015cc84cc7bd0dbcc6024d0decc4fcc9f3034cc76cc41cca4cc69ccb7cc7a31cc8929c996f74e9f3926d0dd",
+    );
+    for (const chunkSizes of [[2, 8, 6], [1], [64]]) {
+      assert.equal(checkStream(bytes, chunkSizes), null);
+    }
   });
 
   test("every cut of a valid encoding is an IncompleteDataError, for every stateless option set", () => {
