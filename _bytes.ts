@@ -32,3 +32,16 @@ export function toBytes(
     : typeof source;
   throw new TypeError(`${what} but was a ${kind}`);
 }
+
+/** The bytes of `parts`, one after another, in a new exact-size array. */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.length;
+  }
+  return bytes;
+}

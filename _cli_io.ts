@@ -5,6 +5,8 @@
 // It uses `Deno` when present, else Node's `process` (Node and Bun), reached through
 // `globalThis` so the library keeps no `node:` imports.
 
+import { concatBytes } from "./_bytes.ts";
+
 /**
  * Input and output of the tool; {@linkcode runtimeIO} gives the real ones. Tests and embedders
  * pass their own to `main`.
@@ -102,15 +104,11 @@ function asBytes(chunk: Uint8Array | string): Uint8Array {
   return typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
 }
 
-function concat(chunks: Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+/** All of a byte stream (standard input): its one chunk as is, or the chunks joined. */
+async function readAll(source: AsyncIterable<Uint8Array | string>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of source) chunks.push(asBytes(chunk));
+  return chunks.length === 1 ? chunks[0] : concatBytes(chunks);
 }
 
 /** The program's arguments (after the program and script names). */
@@ -146,11 +144,7 @@ function denoIO(runtime: DenoRuntime): CliIO {
   const streams = { stdout: runtime.stdout, stderr: runtime.stderr };
   return {
     readFile: (path) => runtime.readFile(path),
-    async readStdin() {
-      const chunks: Uint8Array[] = [];
-      for await (const chunk of runtime.stdin.readable) chunks.push(chunk);
-      return concat(chunks);
-    },
+    readStdin: () => readAll(runtime.stdin.readable),
     isTerminal: (stream) =>
       stream === "stdin" ? runtime.stdin.isTerminal() : runtime.stdout.isTerminal(),
     async write(stream, data) {
@@ -171,11 +165,7 @@ function nodeIO(runtime: NodeProcess): CliIO {
   runtime.stdout.on("error", () => {});
   return {
     readFile: (path) => nodeModule<NodeFs>("node:fs").promises.readFile(path),
-    async readStdin() {
-      const chunks: Uint8Array[] = [];
-      for await (const chunk of runtime.stdin) chunks.push(asBytes(chunk));
-      return concat(chunks);
-    },
+    readStdin: () => readAll(runtime.stdin),
     isTerminal: (stream) => runtime[stream].isTTY === true,
     write(stream, data) {
       return new Promise((resolve, reject) => {

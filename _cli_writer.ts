@@ -11,6 +11,7 @@
 // that exact format, so that decoded bytes encode back to themselves.
 
 import { encodeBigIntPayload } from "./_bigint_ext.ts";
+import { concatBytes } from "./_bytes.ts";
 import { JsonInputError, JsonObject, type JsonValue } from "./_cli_json.ts";
 import { fromBase64, fromHex } from "./_cli_text.ts";
 import { TYPED_ARRAY_CODES } from "./_cli_wire.ts";
@@ -238,14 +239,7 @@ export class TaggedWriter {
 
   /** Encodes every value, one after another. */
   encodeAll(values: readonly JsonValue[]): Uint8Array {
-    const parts = values.map((value) => this.encode(value));
-    const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-    let offset = 0;
-    for (const part of parts) {
-      out.set(part, offset);
-      offset += part.length;
-    }
-    return out;
+    return concatBytes(values.map((value) => this.encode(value)));
   }
 
   /** Encodes one top-level value. */

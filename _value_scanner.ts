@@ -228,6 +228,10 @@ export class ValueScanner {
         pos++;
         counts[top]--;
       } else {
+        // the ext cases leave their type, payload start and length for the step after the switch
+        let extensionType = -1;
+        let extensionStart = 0;
+        let extensionLength = 0;
         switch (token) {
           case 0xc0:
           case 0xc2:
@@ -283,26 +287,9 @@ export class ValueScanner {
               : token === 0xc8
               ? (bytes[pos + 1] << 8) | bytes[pos + 2]
               : readUint32(bytes, pos + 1);
-            const kind = this.#extension(
-              bytes,
-              length,
-              bytes[pos + header - 1],
-              pos + header,
-              payload,
-              context,
-              decoders,
-            );
-            if (kind === MORE) {
-              need = this.needEnd;
-              result = NEED_MORE;
-              break main;
-            }
-            if (kind === BAD) {
-              result = INVALID;
-              break main;
-            }
-            pos += header + payload;
-            if (kind === PAYLOAD) counts[top]--;
+            extensionType = bytes[pos + header - 1];
+            extensionStart = pos + header;
+            extensionLength = payload;
             break;
           }
           case 0xca: // float32
@@ -347,13 +334,9 @@ export class ValueScanner {
               pos += 3; // a tag: the value follows
               break;
             }
-            const kind = this.#extension(bytes, length, type, pos + 2, 1, context, decoders);
-            if (kind === BAD) {
-              result = INVALID;
-              break main;
-            }
-            pos += 3;
-            if (kind === PAYLOAD) counts[top]--;
+            extensionType = type;
+            extensionStart = pos + 2;
+            extensionLength = 1;
             break;
           }
           case 0xd5: { // fixext2: two-byte record definition, or a 2-byte payload
@@ -385,26 +368,9 @@ export class ValueScanner {
               pos += 4;
               break;
             }
-            const kind = this.#extension(
-              bytes,
-              length,
-              bytes[pos + 1],
-              pos + 2,
-              2,
-              context,
-              decoders,
-            );
-            if (kind === MORE) {
-              need = this.needEnd;
-              result = NEED_MORE;
-              break main;
-            }
-            if (kind === BAD) {
-              result = INVALID;
-              break main;
-            }
-            pos += 4;
-            if (kind === PAYLOAD) counts[top]--;
+            extensionType = bytes[pos + 1];
+            extensionStart = pos + 2;
+            extensionLength = 2;
             break;
           }
           case 0xd6: // fixext4
@@ -415,27 +381,9 @@ export class ValueScanner {
               result = NEED_MORE;
               break main;
             }
-            const payload = token === 0xd6 ? 4 : token === 0xd7 ? 8 : 16;
-            const kind = this.#extension(
-              bytes,
-              length,
-              bytes[pos + 1],
-              pos + 2,
-              payload,
-              context,
-              decoders,
-            );
-            if (kind === MORE) {
-              need = this.needEnd;
-              result = NEED_MORE;
-              break main;
-            }
-            if (kind === BAD) {
-              result = INVALID;
-              break main;
-            }
-            pos += 2 + payload;
-            if (kind === PAYLOAD) counts[top]--;
+            extensionType = bytes[pos + 1];
+            extensionStart = pos + 2;
+            extensionLength = token === 0xd6 ? 4 : token === 0xd7 ? 8 : 16;
             break;
           }
           case 0xdc: // array16
@@ -468,6 +416,28 @@ export class ValueScanner {
               kinds[depth++] = ELEMENTS;
             }
           }
+        }
+        if (extensionType >= 0) {
+          const kind = this.#extension(
+            bytes,
+            length,
+            extensionType,
+            extensionStart,
+            extensionLength,
+            context,
+            decoders,
+          );
+          if (kind === MORE) {
+            need = this.needEnd;
+            result = NEED_MORE;
+            break;
+          }
+          if (kind === BAD) {
+            result = INVALID;
+            break;
+          }
+          pos = extensionStart + extensionLength;
+          if (kind === PAYLOAD) counts[top]--; // a tag's value is the element instead
         }
       }
       // close the frames that are complete; a definition's keys are followed by its values

@@ -2,6 +2,8 @@
 // Benchmark payloads: the shared sample files and generated ones (deterministic).
 
 import { readFileSync } from "node:fs";
+// the tests' deterministic generator (mulberry32): every run packs the same data
+import { random } from "../tests/_util.ts";
 
 /** A benchmark payload. `json` is false when JSON cannot represent it (binary). */
 export interface Payload {
@@ -10,19 +12,10 @@ export interface Payload {
   json: boolean;
 }
 
-function sharedFile(name: string): unknown {
+/** A file of ../shared/bench-data, parsed. */
+export function sharedFile(name: string): unknown {
   const url = new URL(`../../shared/bench-data/${name}`, import.meta.url);
   return JSON.parse(readFileSync(url, "utf8"));
-}
-
-/** Small deterministic PRNG (mulberry32), so every run packs the same data. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"];

@@ -13,19 +13,13 @@
 import { measure } from "mitata";
 import { type Codec, codecs } from "./_codecs.ts";
 import { payloads } from "./_payloads.ts";
+import { RUNTIME } from "./_runtime.ts";
 
 const args = typeof Deno !== "undefined" ? Deno.args : process.argv.slice(2);
 const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
 const payloadFilter = option("payload");
 const codecFilter = option("codec");
 const quick = args.includes("--quick");
-
-const bun = (globalThis as { Bun?: { version: string } }).Bun;
-const runtime = typeof Deno !== "undefined"
-  ? `Deno ${Deno.version.deno} (V8 ${Deno.version.v8})`
-  : bun !== undefined
-  ? `Bun ${bun.version} (JavaScriptCore)`
-  : `Node ${process.version}`;
 
 interface Cell {
   pack?: number;
@@ -82,7 +76,7 @@ const RIVALS: Record<string, string[]> = {
 };
 
 const lines: string[] = [];
-lines.push(`### ${runtime}`, "");
+lines.push(`### ${RUNTIME}`, "");
 lines.push(
   `Median time per operation; ratio = rival time / our time (above 1× = ours is faster).`,
   "",

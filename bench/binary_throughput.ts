@@ -12,11 +12,7 @@ import { measure } from "mitata";
 import * as msgpackr from "msgpackr";
 import { pack, Packr, unpack } from "../mod.ts";
 import { payloads } from "./_payloads.ts";
-
-const bun = (globalThis as { Bun?: { version: string } }).Bun;
-const runtime = typeof Deno !== "undefined"
-  ? `Deno ${Deno.version.deno} (V8 ${Deno.version.v8})`
-  : `Bun ${bun?.version} (JavaScriptCore)`;
+import { RUNTIME } from "./_runtime.ts";
 
 const value = payloads().find((payload) => payload.name.startsWith("binary"))!.value;
 const bytes = pack(value);
@@ -49,7 +45,7 @@ const rows: [string, string][] = [
   ["msgpackr unpack()", await rate(() => msgpackr.unpack(theirs))],
 ];
 
-console.log(`### Binary throughput, ${runtime}\n`);
+console.log(`### Binary throughput, ${RUNTIME}\n`);
 console.log(`Payload: ${bytes.length} bytes (16 × 64 KiB blobs); p50 of mitata samples.\n`);
 console.log("| operation | throughput |\n|---|---:|");
 for (const [name, result] of rows) console.log(`| ${name} | ${result} |`);

@@ -13,19 +13,14 @@
  */
 
 import { measure } from "mitata";
-import { readFileSync } from "node:fs";
 import * as msgpackr from "msgpackr";
 import { Packr, type PackrOptions, unpack, Unpackr } from "../mod.ts";
+import { random } from "../tests/_util.ts";
+import { sharedFile } from "./_payloads.ts";
+import { RUNTIME } from "./_runtime.ts";
 
 const args = typeof Deno !== "undefined" ? Deno.args : process.argv.slice(2);
 const quick = args.includes("--quick");
-
-const bun = (globalThis as { Bun?: { version: string } }).Bun;
-const runtime = typeof Deno !== "undefined"
-  ? `Deno ${Deno.version.deno} (V8 ${Deno.version.v8})`
-  : bun !== undefined
-  ? `Bun ${bun.version} (JavaScriptCore)`
-  : `Node ${process.version}`;
 
 // msgpackr's pure-JavaScript browser build (no native addon), loaded from its UMD bundle: Deno
 // runs it as a script that sets `globalThis.msgpackr`, Bun as CommonJS (its exports).
@@ -44,22 +39,6 @@ async function loadMsgpackrBrowser(): Promise<typeof msgpackr> {
   return loaded;
 }
 const msgpackrBrowser = await loadMsgpackrBrowser();
-
-function sharedFile(name: string): unknown {
-  return JSON.parse(
-    readFileSync(new URL(`../../shared/bench-data/${name}`, import.meta.url), "utf8"),
-  );
-}
-
-/** Small deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** 1,000 objects with 5 string fields: ASCII, accented Latin, CJK, Cyrillic and emoji. */
 function people(): unknown {
@@ -158,7 +137,7 @@ for (const [name, value] of payloads) {
 
 console.log(
   [
-    `### bundleStrings decoding, ${runtime}`,
+    `### bundleStrings decoding, ${RUNTIME}`,
     "",
     "Median decode time; bundled gain = plain / bundled (above 1× = bundled decodes faster).",
     "",

@@ -15,28 +15,12 @@
  * interpreted median time: 1.00× = as fast, 0.80× = the interpreted reader takes 25% longer).
  */
 
-import process from "node:process";
-import { readFileSync } from "node:fs";
 import { bench, do_not_optimize, group, run, summary } from "mitata";
 import * as msgpackr from "msgpackr";
 import { Packr, type Structure, Unpackr } from "../mod.ts";
-
-const FILES = [
-  "example.json",
-  "example2.json",
-  "example3.json",
-  "example4.json",
-  "example5.json",
-  "floats.json",
-  "sample-large.json",
-  "strings2.json",
-];
-
-function sharedFile(name: string): unknown {
-  return JSON.parse(
-    readFileSync(new URL(`../../shared/bench-data/${name}`, import.meta.url), "utf8"),
-  );
-}
+import { BENCH_FILES } from "../tests/_bench_files.ts";
+import { sharedFile } from "./_payloads.ts";
+import { RUNTIME } from "./_runtime.ts";
 
 // msgpackr's pure-JavaScript browser build (no native string extraction), from its UMD bundle
 async function loadMsgpackrBrowser(): Promise<typeof msgpackr> {
@@ -51,7 +35,7 @@ async function loadMsgpackrBrowser(): Promise<typeof msgpackr> {
 }
 const msgpackrBrowser = await loadMsgpackrBrowser();
 
-const payloads: [string, unknown][] = FILES.map((name) => [name, sharedFile(name)]);
+const payloads: [string, unknown][] = BENCH_FILES.map((name) => [name, sharedFile(name)]);
 payloads.push([
   "1000 records",
   Array.from({ length: 1000 }, (_, id) => ({
@@ -110,14 +94,6 @@ for (const [name, value] of payloads) {
   }
 }
 
-const bun = (globalThis as { Bun?: { version: string } }).Bun;
-const deno = (globalThis as { Deno?: { version: { deno: string; v8: string } } }).Deno;
-const runtime = deno !== undefined
-  ? `Deno ${deno.version.deno} (V8 ${deno.version.v8})`
-  : bun !== undefined
-  ? `Bun ${bun.version} (JavaScriptCore)`
-  : `Node ${process.version}`;
-
 const { benchmarks } = await run();
 
 // median time by group, then by bench name (mitata reports the benches in registration order)
@@ -134,7 +110,7 @@ benchmarks.forEach((trial, index) => {
 
 const lines = [
   "",
-  `### Record readers, ${runtime}`,
+  `### Record readers, ${RUNTIME}`,
   "",
   "Median time per unpack; speed ratios relative to the generated reader (above 1× = faster).",
   "",

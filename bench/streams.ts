@@ -22,6 +22,8 @@ import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import * as msgpackr from "msgpackr";
 import { decodeIter, encodeIter, Packr, PackrStream, Unpackr, UnpackrStream } from "../mod.ts";
+import { concatBytes } from "../_bytes.ts";
+import { RUNTIME } from "./_runtime.ts";
 
 const args = typeof Deno !== "undefined" ? Deno.args : process.argv.slice(2);
 const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
@@ -57,16 +59,8 @@ const BLOCK = 10000;
 /** A sequential record stream of `count` rows, in 64 KiB chunks, built from two blocks. */
 function* encodedChunks(count: number): Generator<Uint8Array> {
   const packr = new Packr({ sequential: true });
-  const block = (start: number) => {
-    const parts = Array.from({ length: BLOCK }, (_, i) => packr.pack(row(start + i)));
-    const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-    let offset = 0;
-    for (const part of parts) {
-      bytes.set(part, offset);
-      offset += part.length;
-    }
-    return bytes;
-  };
+  const block = (start: number) =>
+    concatBytes(Array.from({ length: BLOCK }, (_, i) => packr.pack(row(start + i))));
   const first = block(0); // defines the shape
   const repeated = block(BLOCK); // only references: can be repeated
   if (count % BLOCK !== 0) throw new RangeError("The count must be a multiple of 10000");
@@ -191,7 +185,7 @@ const SCENARIOS: Record<string, { what: string; run: (count: number) => Promise<
   "msgpackr unpackMultiple": {
     what: "unpackMultiple(whole buffer)",
     run: (count) => {
-      const whole = join([...encodedChunks(count)]);
+      const whole = concatBytes([...encodedChunks(count)]);
       let decoded = 0;
       msgpackr.unpackMultiple(whole, () => {
         progress(++decoded);
@@ -202,7 +196,7 @@ const SCENARIOS: Record<string, { what: string; run: (count: number) => Promise<
   "ours unpackMultiple": {
     what: "Unpackr.unpackMultiple(whole buffer)",
     run: (count) => {
-      const whole = join([...encodedChunks(count)]);
+      const whole = concatBytes([...encodedChunks(count)]);
       let decoded = 0;
       new Unpackr({ sequential: true }).unpackMultiple(whole, () => {
         progress(++decoded);
@@ -211,16 +205,6 @@ const SCENARIOS: Record<string, { what: string; run: (count: number) => Promise<
     },
   },
 };
-
-function join(chunks: Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return whole;
-}
 
 function rss(): number {
   return typeof Deno !== "undefined" ? Deno.memoryUsage().rss : process.memoryUsage().rss;
@@ -301,13 +285,6 @@ async function child(name: string, count: number, reps: number): Promise<void> {
   console.log(JSON.stringify(measurement));
 }
 
-function runtimeName(): string {
-  const bun = (globalThis as { Bun?: { version: string } }).Bun;
-  if (typeof Deno !== "undefined") return `Deno ${Deno.version.deno} (V8 ${Deno.version.v8})`;
-  if (bun !== undefined) return `Bun ${bun.version} (JavaScriptCore)`;
-  return `Node ${process.version}`;
-}
-
 /** Parent: runs every (scenario, count) in a child process and prints a markdown table. */
 function parent(): void {
   const counts = (option("counts") ?? "100000,1000000").split(",").map(Number);
@@ -318,7 +295,7 @@ function parent(): void {
     ? [Deno.execPath(), "run", "-A", "--v8-flags=--expose-gc", script]
     : [process.execPath, script];
   const lines = [
-    `### ${runtimeName()}, ${new Date().toISOString().slice(0, 10)}`,
+    `### ${RUNTIME}, ${new Date().toISOString().slice(0, 10)}`,
     "",
     `Objects per second: median of ${reps} runs. Peak RSS: of the child process running the ` +
     "scenario (includes the runtime, ~40-60 MiB). Live heap: largest heap in use (JS heap + " +

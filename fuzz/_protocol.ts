@@ -28,5 +28,19 @@ export interface Counts {
   large: number;
 }
 
+/** Counts of nothing run yet. */
+export function emptyCounts(): Counts {
+  return {
+    cases: 0,
+    decodes: 0,
+    mutated: 0,
+    random: 0,
+    structured: 0,
+    roundTrips: 0,
+    streams: 0,
+    large: 0,
+  };
+}
+
 /** Bytes of shared memory for the input being decoded (longer inputs are cut in the report). */
 export const SHARED_INPUT_BYTES = 1 << 20;

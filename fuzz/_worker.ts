@@ -25,6 +25,7 @@ import {
 } from "../tests/_fuzz.ts";
 import {
   type Counts,
+  emptyCounts,
   SHARED_INPUT_BYTES,
   type StartMessage,
   type WorkerMessage,
@@ -45,16 +46,7 @@ function run({ seed, shared }: StartMessage): void {
   const header = new Int32Array(shared, 0, 4);
   const input = new Uint8Array(shared, 16);
   const random = mulberry32(seed);
-  const counts: Counts = {
-    cases: 0,
-    decodes: 0,
-    mutated: 0,
-    random: 0,
-    structured: 0,
-    roundTrips: 0,
-    streams: 0,
-    large: 0,
-  };
+  const counts = emptyCounts();
   const sets = optionSets();
   const pools: unknown[][] = sets.map(() => []);
   let sampleSeed = seed;

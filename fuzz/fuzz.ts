@@ -15,6 +15,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import {
   type Counts,
+  emptyCounts,
   SHARED_INPUT_BYTES,
   type StartMessage,
   type WorkerMessage,
@@ -39,19 +40,10 @@ const failureFile = new URL(
 );
 let failureFileStarted = false;
 
-const totals: Counts = {
-  cases: 0,
-  decodes: 0,
-  mutated: 0,
-  random: 0,
-  structured: 0,
-  roundTrips: 0,
-  streams: 0,
-  large: 0,
-};
+const totals = emptyCounts();
 /** Counts of workers that ended (hang, crash, prototype change); added to the live worker's. */
-const finished: Counts = { ...totals };
-let live: Counts = { ...totals };
+const finished = emptyCounts();
+let live = emptyCounts();
 const failures = new Map<string, { count: number; detail: string; kind: string }>();
 const seeds: number[] = [];
 

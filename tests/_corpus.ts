@@ -479,16 +479,6 @@ export function allCases(): Case[] {
   return [...standardCases(), ...extensionCases()];
 }
 
-/** A deterministic pseudo-random number generator in [0, 1) (mulberry32). */
-export function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const STRING_PIECES = [
   "a",
   "é",

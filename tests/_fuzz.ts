@@ -17,20 +17,13 @@ import {
   unpack,
   Unpackr,
 } from "../mod.ts";
+import { concatBytes } from "../_bytes.ts";
 import { ChunkDecoder } from "../_chunk_decoder.ts";
 
 // ---- randomness --------------------------------------------------------------------------------
 
-/** A deterministic pseudo-random generator (mulberry32) returning numbers in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed | 0;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The tests' generator (mulberry32), named apart from the `random` variables that hold one. */
+export { random as mulberry32 } from "./_util.ts";
 
 /** Bytes as lowercase hex without separators. */
 export function toHex(bytes: Uint8Array): string {
@@ -548,19 +541,6 @@ function lengthFieldWidth(token: number): number {
       return 4;
   }
   return 0;
-}
-
-/** The concatenation of byte arrays. */
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  let total = 0;
-  for (const part of parts) total += part.length;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
 
 /** A fast-check arbitrary of mutations. */

@@ -3,32 +3,11 @@
 
 import { ChunkDecoder, type UnpackrStreamOptions } from "../_chunk_decoder.ts";
 import { Packr, type PackrOptions } from "../mod.ts";
-import { benchData } from "./_util.ts";
+import { concatBytes as concat } from "../_bytes.ts";
+import { BENCH_FILES } from "./_bench_files.ts";
+import { benchData, random } from "./_util.ts";
 
-/** The bytes of `parts`, one after another. */
-export function concat(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.length;
-  }
-  return bytes;
-}
-
-/** A deterministic pseudo-random generator (mulberry32) giving floats in [0, 1). */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { concat, random };
 
 /** `bytes` cut at the given offsets (ascending); chunks are copies, as a network delivers. */
 export function splitAt(bytes: Uint8Array, ...offsets: number[]): Uint8Array[] {
@@ -173,17 +152,7 @@ export function sampleValues(): unknown[] {
 
 /** Bigger, realistic values: the ../shared/bench-data files. */
 export async function benchValues(): Promise<unknown[]> {
-  const names = [
-    "example.json",
-    "example2.json",
-    "example3.json",
-    "example4.json",
-    "example5.json",
-    "floats.json",
-    "sample-large.json",
-    "strings2.json",
-  ];
   const values: unknown[] = [];
-  for (const name of names) values.push(await benchData(name));
+  for (const name of BENCH_FILES) values.push(await benchData(name));
   return values;
 }

@@ -4,7 +4,10 @@
 import * as msgpackr from "msgpackr";
 import { Packr, Unpackr } from "../mod.ts";
 import type { PackrOptions } from "../mod.ts";
-import { hex } from "./_util.ts";
+import { concatBytes as concat } from "../_bytes.ts";
+import { hex, random } from "./_util.ts";
+
+export { concat, random };
 
 /**
  * Packs `value` with our Packr and with msgpackr's Packr, each built from a fresh copy of
@@ -42,27 +45,6 @@ export function ourUnpack(bytes: Uint8Array, options: PackrOptions = {}): any {
 export function theirUnpack(bytes: Uint8Array, options: PackrOptions = {}): any {
   // deno-lint-ignore no-explicit-any
   return new msgpackr.Unpackr({ ...options } as any).unpack(bytes);
-}
-
-/** The bytes of several messages one after another. */
-export function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
-/** Small deterministic PRNG (mulberry32). */
-export function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A copy of the bytes as a plain Uint8Array, for deepEqual against decoded bins and Buffers. */

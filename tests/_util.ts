@@ -27,3 +27,13 @@ export async function benchData(name: string): Promise<unknown> {
     : await (await import("node:fs/promises")).readFile(url, "utf8");
   return JSON.parse(text);
 }
+
+/** A deterministic pseudo-random generator (mulberry32) giving floats in [0, 1). */
+export function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -31,21 +31,12 @@ import {
   inspectBytes,
   main,
 } from "../cli.ts";
+import { concatBytes as concat } from "../_bytes.ts";
 import { BENCH_FILES } from "./_bench_files.ts";
 import { benchData, fromHex, hex } from "./_util.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const CLI = join(ROOT, "cli.ts");
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
 
 const allBench: unknown[] = await Promise.all(BENCH_FILES.map((name) => benchData(name)));
 

@@ -14,9 +14,9 @@ import {
   unpackMultiple,
   Unpackr,
 } from "../mod.ts";
-import { allCases, random } from "./_corpus.ts";
+import { allCases } from "./_corpus.ts";
 import { comparable } from "./_interop.ts";
-import { fromHex, hex } from "./_util.ts";
+import { fromHex, hex, random } from "./_util.ts";
 
 /** Asserts that `action` throws an IncompleteDataError and returns it. */
 function incompleteError(action: () => unknown, label = ""): IncompleteDataError {

@@ -27,13 +27,12 @@ import {
   FLOATS,
   INTEGERS,
   LARGE_BIGINTS,
-  random,
   randomValue,
   standardCases,
   utf8Text,
 } from "./_corpus.ts";
 import { comparable, theirPackr, theirUnpackr, withPlainBytes } from "./_interop.ts";
-import { fromHex, hex } from "./_util.ts";
+import { fromHex, hex, random } from "./_util.ts";
 
 /** A short printable label for assertion messages. */
 function show(value: unknown): string {

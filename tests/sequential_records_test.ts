@@ -7,20 +7,11 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as msgpackr from "msgpackr";
 import { IncompleteDataError, Packr, Unpackr } from "../mod.ts";
+import { concatBytes as concat } from "../_bytes.ts";
 import { hex } from "./_util.ts";
 import { allBenchData, distinctShapes, hexSteps, packBoth, packrPair } from "./_records.ts";
 
 const benchPayloads = await allBenchData();
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return whole;
-}
 
 /** Packs `values` with both sequential encoders, asserts identical bytes, returns both streams. */
 function packSequential(values: readonly unknown[]): { ours: Uint8Array; theirs: Uint8Array } {
