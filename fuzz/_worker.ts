@@ -24,7 +24,6 @@ import {
   valuesDiffer,
 } from "../tests/_fuzz.ts";
 import {
-  type Counts,
   emptyCounts,
   SHARED_INPUT_BYTES,
   type StartMessage,
