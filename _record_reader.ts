@@ -1,11 +1,13 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
+import { plans, RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "./_record_builders.ts";
+
 // Readers for records (WIRE-FORMAT §1, §7.2). Every record type starts on the interpreted reader,
-// which builds the object with a loop over the property names. The default build installs a
-// compiler (`_record_compiler.ts`) that turns a shape read often into a reader returning an
-// object literal; this module never builds code itself, so the no-eval build, which does not
-// install a compiler, contains no code generation at all.
+// which builds objects with store code that no other shape uses (`_record_builders.ts`). The
+// default build installs a compiler (`_record_compiler.ts`) that turns a shape read often into a
+// reader returning an object literal; this module never builds code itself, so the no-eval build,
+// which does not install a compiler, contains no code generation at all.
 
 /** Reads the field values of one record at the decoder's position and returns the object. */
 export type RecordBodyReader = () => object;
@@ -74,18 +76,75 @@ function toPropertyNames(keys: readonly string[]): string[] {
   return keys.map((key) => key === "__proto__" ? "__proto_" : key);
 }
 
-/** The interpreted reader: a plain loop, no code generation. */
+/**
+ * Builders handed out so far, by shape (`JSON.stringify` of the property names): every record
+ * type of a shape, in any decoder, uses the same builder, so its caches keep seeing one shape.
+ * Bounded by the pools: once they are spent, new shapes use the loop and are not kept.
+ */
+const buildersByShape = new Map<
+  string,
+  { readonly build: () => Record<string, unknown>; readonly read: () => unknown }
+>();
+let nextFreeBuilder = 0;
+let nextFreeChunk = 0;
+
+/** Shapes that have a builder of their own (for tests: the pools are spent at 64). */
+export function pooledShapeCount(): number {
+  return buildersByShape.size;
+}
+
+/** Builds with a plain loop: for shapes that came after the pools ran out. */
+function loopBuilder(names: readonly string[], read: () => unknown): () => Record<string, unknown> {
+  const count = names.length;
+  return () => {
+    const object: Record<string, unknown> = {};
+    for (let i = 0; i < count; i++) object[names[i]] = read();
+    return object;
+  };
+}
+
+/**
+ * Builds objects of one shape without code generation, reading each value with `read`: the core
+ * of the interpreted reader (exported for bench/object_building.ts). The shape gets its own
+ * builder from the pool of `_record_builders.ts` (see there why that is several times faster
+ * than a loop), shared with every later reader of the same shape (all readers of a decoder pass
+ * the same `read`; a shape met again with another `read` gets the loop).
+ */
+export function createObjectBuilder(
+  names: readonly string[],
+  read: () => unknown,
+): () => Record<string, unknown> {
+  if (names.length === 0) return () => ({});
+  const shape = JSON.stringify(names);
+  const known = buildersByShape.get(shape);
+  if (known !== undefined && known.read === read) return known.build;
+  const chunkCount = Math.ceil(names.length / STORES_PER_CHUNK) - 1;
+  if (
+    known !== undefined || nextFreeBuilder === RECORD_BUILDERS.length ||
+    nextFreeChunk + chunkCount > STORE_CHUNKS.length
+  ) return loopBuilder(names, read);
+  plans[nextFreeBuilder] = {
+    names,
+    read,
+    // JSON.parse makes an object with all its properties in place, as a literal would
+    template: chunkCount === 0
+      ? null
+      : JSON.parse(JSON.stringify(Object.fromEntries(names.map((name) => [name, null])))),
+    rest: STORE_CHUNKS.slice(nextFreeChunk, nextFreeChunk + chunkCount),
+  };
+  nextFreeChunk += chunkCount;
+  const build = RECORD_BUILDERS[nextFreeBuilder++];
+  buildersByShape.set(shape, { build, read });
+  return build;
+}
+
+/** The interpreted reader: no code generation. */
 function createInterpretedReader(
   names: readonly string[],
   read: () => unknown,
   freeze: boolean,
 ): RecordBodyReader {
-  const count = names.length;
-  const build = (): Record<string, unknown> => {
-    const object: Record<string, unknown> = {};
-    for (let i = 0; i < count; i++) object[names[i]] = read();
-    return object;
-  };
+  const build = createObjectBuilder(names, read);
   return freeze ? () => Object.freeze(build()) : build;
 }
 

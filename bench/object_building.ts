@@ -9,7 +9,9 @@
  *   bun bench/object_building.ts
  *
  * - literal: a generated function per shape returning `{ a: r(), b: r() }` (the default build);
- * - loop: `{}` then `object[names[i]] = r()` (the interpreted reader);
+ * - pooled: the interpreted reader's builder (`createObjectBuilder`): each shape gets its own copy
+ *   of the store code written out in `_record_builders.ts`, and a template copy above 8 fields;
+ * - loop: `{}` then `object[names[i]] = r()` (the interpreted reader of 0.1.0);
  * - keyed overwrite: a generated literal with every property already present, then the same
  *   keyed stores overwriting them (tells whether a pre-shaped object would help: it does not,
  *   the keyed store with a name that varies per iteration is the cost);
@@ -19,6 +21,7 @@
  */
 
 import { bench, do_not_optimize, run, summary } from "mitata";
+import { createObjectBuilder } from "../_record_reader.ts";
 
 const values = Array.from({ length: 1 << 16 }, (_, i) => i);
 let cursor = 0;
@@ -34,6 +37,10 @@ const shapes: string[][] = Array.from(
 function literal(names: string[]): Builder {
   const body = `return function(){return {${names.map((name) => `${name}:r()`).join(",")}}}`;
   return new Function("r", body)(read);
+}
+
+function pooled(names: string[]): Builder {
+  return createObjectBuilder(names, read);
 }
 
 function loop(names: string[]): Builder {
@@ -88,7 +95,15 @@ function array(names: string[]): Builder {
   };
 }
 
-const strategies = { literal, loop, "keyed overwrite": keyedOverwrite, constructor, spread, array };
+const strategies = {
+  literal,
+  pooled,
+  loop,
+  "keyed overwrite": keyedOverwrite,
+  constructor,
+  spread,
+  array,
+};
 
 summary(() => {
   for (const [name, strategy] of Object.entries(strategies)) {
