@@ -73,7 +73,18 @@ export function installRecordReaderCompiler(recordReaderCompiler: RecordReaderCo
  * rule, §6.5), so a record can never replace an object's prototype.
  */
 function toPropertyNames(keys: readonly string[]): string[] {
-  return keys.map((key) => key === "__proto__" ? "__proto_" : key);
+  return keys.map((key) => key === "__proto__" ? "__proto_" : internalized(key));
+}
+
+/**
+ * The engine's own copy of a property name. Names decoded from an inline definition are fresh
+ * strings; a keyed store with such a string makes V8 look it up in its table of property names on
+ * every store, while the string an object's key list hands back is that table's entry. Measured on
+ * V8 with the shapes first met inline: example4.json records 12.5 -> 10.1 us, 1,000 records
+ * 233 -> 203 us; JavaScriptCore unchanged.
+ */
+function internalized(name: string): string {
+  return Object.keys({ [name]: 0 })[0];
 }
 
 /**
