@@ -2,7 +2,6 @@
 // This module is browser compatible.
 
 import { plans, RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "./_record_builders.ts";
-import { internalized } from "./_string_cache.ts";
 
 // Readers for records (WIRE-FORMAT §1, §7.2). Every record type starts on the interpreted reader,
 // which builds objects with store code that no other shape uses (`_record_builders.ts`). The
@@ -74,8 +73,18 @@ export function installRecordReaderCompiler(recordReaderCompiler: RecordReaderCo
  * rule, §6.5), so a record can never replace an object's prototype.
  */
 function toPropertyNames(keys: readonly string[]): string[] {
-  // the engine's own strings: names decoded from an inline definition are fresh strings
   return keys.map((key) => key === "__proto__" ? "__proto_" : internalized(key));
+}
+
+/**
+ * The engine's own copy of a property name. Names decoded from an inline definition are fresh
+ * strings; a keyed store with such a string makes V8 look it up in its table of property names on
+ * every store, while the string an object's key list hands back is that table's entry. Measured on
+ * V8 with the shapes first met inline: example4.json records 12.5 -> 10.1 us, 1,000 records
+ * 233 -> 203 us; JavaScriptCore unchanged.
+ */
+function internalized(name: string): string {
+  return Object.keys({ [name]: 0 })[0];
 }
 
 /**

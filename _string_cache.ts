@@ -21,44 +21,26 @@ export interface StringCache {
   /** Entries - 1 (entries is a power of two). */
   readonly mask: number;
   readonly maxBytes: number;
-  /** Keep the engine's own (internalized) copy of each string: for property names. */
-  readonly propertyNames: boolean;
 }
 
-/**
- * Creates a cache of `entries` (a power of two) strings of up to `maxBytes` (< 128) bytes;
- * `propertyNames` for strings that will be used as property names.
- */
-function createStringCache(entries: number, maxBytes: number, propertyNames: boolean): StringCache {
+/** Creates a cache of `entries` (a power of two) strings of up to `maxBytes` (< 128) bytes. */
+function createStringCache(entries: number, maxBytes: number): StringCache {
   return {
     lengths: new Int8Array(entries).fill(-1),
     bytes: new Uint8Array(entries * maxBytes),
     strings: new Array(entries).fill(""),
     mask: entries - 1,
     maxBytes,
-    propertyNames,
   };
-}
-
-/**
- * The engine's own copy of a property name: the string an object's key list hands back is the
- * entry of the engine's table of property names. A freshly decoded string used as a property name
- * makes the engine look it up in that table at every store. JavaScriptCore pays it for map keys
- * (plain unpack on Bun, min of 11 rounds, two A/B runs: example4.json 22.1 -> 18.3 us, 1,000 log
- * events 332 -> 263 us); V8 for the names of record definitions (records decoding of example4.json
- * on the interpreted reader 12.5 -> 10.1 us), and neither engine slows down anywhere else.
- */
-export function internalized(name: string): string {
-  return Object.keys({ [name]: 0 })[0];
 }
 
 /** Lookups answered from any cache so far (callers compare two readings to get a hit rate). */
 export let cacheHits = 0;
 
 /** The cache for map keys: 4096 keys of up to 32 bytes. */
-export const keyCache: StringCache = createStringCache(4096, 32, true);
+export const keyCache: StringCache = createStringCache(4096, 32);
 /** The cache for short string values: 2048 strings of up to 16 bytes. */
-export const valueCache: StringCache = createStringCache(2048, 16, false);
+export const valueCache: StringCache = createStringCache(2048, 16);
 
 /**
  * Decodes the `length`-byte string at `start` (1 ≤ `length` ≤ `cache.maxBytes`), from the cache
@@ -82,8 +64,7 @@ export function cachedString(
       return cache.strings[entry];
     }
   }
-  const decoded = decodeString(bytes, start, start + length);
-  const text = cache.propertyNames ? internalized(decoded) : decoded;
+  const text = decodeString(bytes, start, start + length);
   cache.lengths[entry] = length;
   for (let i = 0; i < length; i++) stored[base + i] = bytes[start + i];
   cache.strings[entry] = text;
