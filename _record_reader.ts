@@ -41,6 +41,8 @@ export interface RecordType {
 
 /** Reads before a shape is compiled: the defining read plus two more, as msgpackr. */
 const COMPILE_AFTER_READS = 3;
+/** Reads of a type (without a compiler) from which it uses its shape's pooled builder. */
+const POOL_AFTER_READS = 2;
 /**
  * Most shapes compiled during one top-level decode. Compiling costs tens of microseconds, so
  * without a cap a crafted message with thousands of distinct shapes could spend seconds in the
@@ -73,18 +75,7 @@ export function installRecordReaderCompiler(recordReaderCompiler: RecordReaderCo
  * rule, §6.5), so a record can never replace an object's prototype.
  */
 function toPropertyNames(keys: readonly string[]): string[] {
-  return keys.map((key) => key === "__proto__" ? "__proto_" : internalized(key));
-}
-
-/**
- * The engine's own copy of a property name. Names decoded from an inline definition are fresh
- * strings; a keyed store with such a string makes V8 look it up in its table of property names on
- * every store, while the string an object's key list hands back is that table's entry. Measured on
- * V8 with the shapes first met inline: example4.json records 12.5 -> 10.1 us, 1,000 records
- * 233 -> 203 us; JavaScriptCore unchanged.
- */
-function internalized(name: string): string {
-  return Object.keys({ [name]: 0 })[0];
+  return keys.map((key) => key === "__proto__" ? "__proto_" : key);
 }
 
 /**
@@ -102,6 +93,18 @@ let nextFreeChunk = 0;
 /** Shapes that have a builder of their own (for tests: the pools are spent at 64). */
 export function pooledShapeCount(): number {
   return buildersByShape.size;
+}
+
+/**
+ * The engine's own copy of a property name, for the names a pooled builder stores (once per
+ * builder: internalizing costs ~0.5 us a name on V8). Names decoded from an inline definition are
+ * fresh strings; a keyed store with one makes V8 look it up in its table of property names on every
+ * store, while the string an object's key list hands back is that table's entry. Measured on V8
+ * with the shapes first met inline: example4.json records 12.5 -> 10.1 us, 1,000 records 233 ->
+ * 203 us; JavaScriptCore unchanged.
+ */
+function internalized(name: string): string {
+  return Object.keys({ [name]: 0 })[0];
 }
 
 /** Builds with a plain loop: for shapes that came after the pools ran out. */
@@ -135,7 +138,7 @@ export function createObjectBuilder(
     nextFreeChunk + chunkCount > STORE_CHUNKS.length
   ) return loopBuilder(names, read);
   plans[nextFreeBuilder] = {
-    names,
+    names: names.map(internalized),
     read,
     // JSON.parse makes an object with all its properties in place, as a literal would
     template: chunkCount === 0
@@ -149,13 +152,8 @@ export function createObjectBuilder(
   return build;
 }
 
-/** The interpreted reader: no code generation. */
-function createInterpretedReader(
-  names: readonly string[],
-  read: () => unknown,
-  freeze: boolean,
-): RecordBodyReader {
-  const build = createObjectBuilder(names, read);
+/** A reader returning what `build` builds, frozen when the decoder freezes its data. */
+function asReader(build: () => Record<string, unknown>, freeze: boolean): RecordBodyReader {
   return freeze ? () => Object.freeze(build()) : build;
 }
 
@@ -169,9 +167,12 @@ export interface RecordTypeOptions {
 }
 
 /**
- * Creates the record type for `keys`. Its reader is interpreted at first; after a few reads, when
- * a compiler is installed and allowed, it is replaced by a compiled one. If compiling throws,
- * compilation is switched off for the whole process and decoding carries on interpreted.
+ * Creates the record type for `keys`. Its reader is interpreted: a plain loop for the first read,
+ * then (from the `POOL_AFTER_READS`th read) the shape's own pooled builder, so a type read only
+ * once (a shape redefined in every message) never pays for finding one. When a compiler is
+ * installed and allowed, a shape read `COMPILE_AFTER_READS` times gets a compiled reader instead;
+ * if compiling throws, compilation is switched off for the whole process and the shape carries on
+ * with its pooled builder.
  */
 export function createRecordType(
   keys: readonly string[] | null,
@@ -179,7 +180,8 @@ export function createRecordType(
   options: RecordTypeOptions,
 ): RecordType {
   const names = keys === null ? [] : toPropertyNames(keys);
-  const interpreted = createInterpretedReader(names, read, options.freeze);
+  const freeze = options.freeze;
+  let interpreted = asReader(loopBuilder(names, read), freeze);
   const type: RecordType = {
     keys,
     size: names.length,
@@ -187,34 +189,51 @@ export function createRecordType(
     shared: options.shared,
     read: interpreted,
   };
-  if (options.compile && compiler !== null) {
-    let reads = 0;
-    let nextTry = COMPILE_AFTER_READS;
-    type.read = () => {
-      if (++reads > nextTry) {
-        const faster = compiled(names, read, options.freeze, interpreted);
-        if (faster !== null) type.read = faster;
-        else nextTry *= 4; // no compile allowed now: try again much later
+  const compile = options.compile && compiler !== null;
+  let pooled = false;
+  const usePool = () => {
+    if (pooled) return;
+    pooled = true;
+    interpreted = asReader(createObjectBuilder(names, read), freeze);
+  };
+  let reads = 0;
+  let nextCompile = COMPILE_AFTER_READS;
+  type.read = () => {
+    reads++;
+    if (!compile) {
+      if (reads >= POOL_AFTER_READS) {
+        usePool();
+        type.read = interpreted;
       }
-      return interpreted();
-    };
-  }
+    } else if (reads > nextCompile) {
+      const faster = tryCompile(names, read, freeze);
+      if (faster !== null) type.read = faster;
+      else {
+        usePool();
+        if (compiler === null) type.read = interpreted; // generation is forbidden: for good
+        else nextCompile *= 4; // no compile allowed now: try again much later
+      }
+    }
+    return interpreted();
+  };
   return type;
 }
 
-/** A compiled reader, the interpreted one for good (compiling failed), or `null` for "not now". */
-function compiled(
+/**
+ * A compiled reader, or `null`: not now (no allowance left in this decode) or never (compiling
+ * threw, and `compiler` is now `null` for the rest of the process).
+ */
+function tryCompile(
   names: readonly string[],
   read: () => unknown,
   freeze: boolean,
-  interpreted: RecordBodyReader,
 ): RecordBodyReader | null {
-  if (compiler === null) return interpreted;
+  if (compiler === null) return null;
   try {
     return compiler(names, read, freeze);
   } catch {
     // code generation is forbidden here (CSP, Trusted Types, a worker runtime): stop trying
     compiler = null;
-    return interpreted;
+    return null;
   }
 }
