@@ -76,17 +76,24 @@ function appendAscii(b: Uint8Array, start: number, length: number): string | nul
   return result;
 }
 
+/**
+ * `b[start, end)` as a string when it is ASCII and a fast path takes it: JavaScript for short
+ * strings, `latin1Slice` for longer ones (ASCII is the same in Latin-1); otherwise `null`.
+ */
+function fastAscii(b: Uint8Array, start: number, end: number): string | null {
+  const length = end - start;
+  if (length <= SHORT_LIMIT) {
+    return APPEND_SHORT ? appendAscii(b, start, length) : decodeShortAscii(b, start, length);
+  }
+  return latin1Slice !== null && isAscii(b, start, end) ? latin1Slice.call(b, start, end) : null;
+}
+
 /** Decodes the UTF-8 bytes `b[start, end)` exactly as `TextDecoder` (fatal: false, ignoreBOM). */
 export function decodeString(b: Uint8Array, start: number, end: number): string {
   const length = end - start;
-  if (length <= SHORT_LIMIT) {
-    const ascii = APPEND_SHORT ? appendAscii(b, start, length) : decodeShortAscii(b, start, length);
-    if (ascii !== null) return ascii;
-  } else if (UTF8_SLICE_FIRST) {
-    return utf8Slice!.call(b, start, end);
-  } else if (latin1Slice !== null && isAscii(b, start, end)) {
-    return latin1Slice.call(b, start, end);
-  }
+  if (UTF8_SLICE_FIRST && length > SHORT_LIMIT) return utf8Slice!.call(b, start, end);
+  const ascii = fastAscii(b, start, end);
+  if (ascii !== null) return ascii;
   if (utf8Slice !== null) return utf8Slice.call(b, start, end);
   if (length > SHORT_ASCII_MAX) return textDecoder.decode(b.subarray(start, end));
   return decodeShortAscii(b, start, length) ?? decodeUtf8(b, start, end);
@@ -100,13 +107,8 @@ const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
  * fatal `TextDecoder`.
  */
 export function decodeStringStrict(b: Uint8Array, start: number, end: number): string | null {
-  const length = end - start;
-  if (length <= SHORT_LIMIT) {
-    const ascii = APPEND_SHORT ? appendAscii(b, start, length) : decodeShortAscii(b, start, length);
-    if (ascii !== null) return ascii;
-  } else if (latin1Slice !== null && isAscii(b, start, end)) {
-    return latin1Slice.call(b, start, end);
-  }
+  const ascii = fastAscii(b, start, end);
+  if (ascii !== null) return ascii;
   try {
     return strictDecoder.decode(b.subarray(start, end));
   } catch {

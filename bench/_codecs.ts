@@ -4,6 +4,7 @@
 import * as ours from "../mod.ts";
 import * as msgpackr from "msgpackr";
 import * as msgpack from "@msgpack/msgpack";
+import { msgpackrBrowser } from "./_msgpackr_browser.ts";
 
 /** A codec ready for one payload: `encode()` packs it, `decode()` unpacks its own bytes. */
 export interface Prepared {
@@ -24,17 +25,6 @@ function prepared(encode: () => Uint8Array, decode: (bytes: Uint8Array) => unkno
   const bytes = new Uint8Array(encode());
   return { encode, decode: () => decode(bytes), bytes };
 }
-
-// msgpackr's pure-JavaScript browser build (no native addon), loaded from its UMD bundle.
-async function loadMsgpackrBrowser(): Promise<typeof msgpackr> {
-  // Deno runs the UMD file as a script that sets globalThis.msgpackr; Bun loads it as CommonJS
-  const global = globalThis as { msgpackr?: typeof msgpackr | undefined };
-  const module = await import("../node_modules/msgpackr/dist/index.js");
-  const loaded = global.msgpackr ?? (module as { default?: typeof msgpackr }).default!;
-  delete global.msgpackr;
-  return loaded;
-}
-const msgpackrBrowser = await loadMsgpackrBrowser();
 
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder();

@@ -18,27 +18,10 @@ import { Packr, type PackrOptions, unpack, Unpackr } from "../mod.ts";
 import { random } from "../tests/_util.ts";
 import { sharedFile } from "./_payloads.ts";
 import { RUNTIME } from "./_runtime.ts";
+import { msgpackrBrowser } from "./_msgpackr_browser.ts";
 
 const args = typeof Deno !== "undefined" ? Deno.args : process.argv.slice(2);
 const quick = args.includes("--quick");
-
-// msgpackr's pure-JavaScript browser build (no native addon), loaded from its UMD bundle: Deno
-// runs it as a script that sets `globalThis.msgpackr`, Bun as CommonJS (its exports).
-async function loadMsgpackrBrowser(): Promise<typeof msgpackr> {
-  const global = globalThis as { msgpackr?: typeof msgpackr | undefined };
-  const saved = global.msgpackr;
-  global.msgpackr = undefined;
-  const module = await import("../node_modules/msgpackr/dist/index.js") as {
-    default?: typeof msgpackr;
-  };
-  const loaded = global.msgpackr ?? module.default ?? (module as unknown as typeof msgpackr);
-  global.msgpackr = saved;
-  if (typeof loaded.Unpackr !== "function" || loaded.isNativeAccelerationEnabled) {
-    throw new Error("msgpackr's browser build did not load");
-  }
-  return loaded;
-}
-const msgpackrBrowser = await loadMsgpackrBrowser();
 
 /** 1,000 objects with 5 string fields: ASCII, accented Latin, CJK, Cyrillic and emoji. */
 function people(): unknown {

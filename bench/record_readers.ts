@@ -21,19 +21,7 @@ import { Packr, type Structure, Unpackr } from "../mod.ts";
 import { BENCH_FILES } from "../tests/_bench_files.ts";
 import { sharedFile } from "./_payloads.ts";
 import { RUNTIME } from "./_runtime.ts";
-
-// msgpackr's pure-JavaScript browser build (no native string extraction), from its UMD bundle
-async function loadMsgpackrBrowser(): Promise<typeof msgpackr> {
-  const global = globalThis as { msgpackr?: typeof msgpackr | undefined };
-  const module = await import("../node_modules/msgpackr/dist/index.js");
-  // Deno runs the UMD bundle as a script that sets globalThis.msgpackr; Bun as CommonJS
-  const namespace = module as unknown as { default?: typeof msgpackr } & typeof msgpackr;
-  const loaded = global.msgpackr ?? namespace.default ?? namespace;
-  delete global.msgpackr;
-  if (typeof loaded.Unpackr !== "function") throw new Error("msgpackr's browser build not loaded");
-  return loaded;
-}
-const msgpackrBrowser = await loadMsgpackrBrowser();
+import { msgpackrBrowser } from "./_msgpackr_browser.ts";
 
 const payloads: [string, unknown][] = BENCH_FILES.map((name) => [name, sharedFile(name)]);
 payloads.push([

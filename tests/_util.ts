@@ -19,6 +19,17 @@ export function plain(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes);
 }
 
+/** The tests run under Deno (else under Bun). */
+export const isDeno: boolean = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined";
+
+/**
+ * Arguments for `process.execPath` that run `script` with the runtime running the tests:
+ * `deno run -A [denoFlags] script` or `bun script`.
+ */
+export function scriptArgs(script: string, denoFlags: readonly string[] = []): string[] {
+  return isDeno ? ["run", "-A", ...denoFlags, script] : [script];
+}
+
 /** Reads a file of ../shared/bench-data as parsed JSON. */
 export async function benchData(name: string): Promise<unknown> {
   const url = new URL(`../../shared/bench-data/${name}`, import.meta.url);

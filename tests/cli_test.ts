@@ -33,7 +33,7 @@ import {
 } from "../cli.ts";
 import { concatBytes as concat } from "../_bytes.ts";
 import { BENCH_FILES } from "./_bench_files.ts";
-import { benchData, fromHex, hex } from "./_util.ts";
+import { benchData, fromHex, hex, scriptArgs } from "./_util.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const CLI = join(ROOT, "cli.ts");
@@ -61,8 +61,7 @@ interface Run {
   stderr: string;
 }
 
-const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined";
-const RUNTIME_ARGS = isDeno ? ["run", "-A", CLI] : [CLI];
+const RUNTIME_ARGS = scriptArgs(CLI);
 
 /** Runs `msgpackr args…` with the runtime running the tests, feeding `input` to its stdin. */
 function runCli(args: readonly string[], input: Uint8Array | string = ""): Promise<Run> {

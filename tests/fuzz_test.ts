@@ -30,6 +30,10 @@ import { fromHex } from "./_util.ts";
 
 const SETS = optionSets();
 const TARGETS = decodeTargets();
+/** An option set's index and a value that set can encode. */
+const setAndValue = fc.nat({ max: SETS.length - 1 }).chain((index) =>
+  fc.tuple(fc.constant(index), valueArbitrary(SETS[index].features, 3))
+);
 
 function describeFailures(failures: readonly Failure[], bytes: Uint8Array): string {
   return failures.map((failure) => `${failure.target}: ${failure.detail}`).join("\n") +
@@ -117,9 +121,7 @@ describe("decoding hostile bytes", () => {
   test("every decoder configuration rejects mutated valid encodings only with DecodeErrors", () => {
     fc.assert(
       fc.property(
-        fc.nat({ max: SETS.length - 1 }).chain((index) =>
-          fc.tuple(fc.constant(index), valueArbitrary(SETS[index].features, 3))
-        ),
+        setAndValue,
         fc.array(mutationArbitrary, { minLength: 1, maxLength: 4 }),
         ([index, value], mutations) => {
           let bytes = SETS[index].encode(value);
@@ -135,9 +137,7 @@ describe("decoding hostile bytes", () => {
   test("the stream decoder agrees with a whole decode for mutated encodings in any chunking", () => {
     fc.assert(
       fc.property(
-        fc.nat({ max: SETS.length - 1 }).chain((index) =>
-          fc.tuple(fc.constant(index), valueArbitrary(SETS[index].features, 3))
-        ),
+        setAndValue,
         fc.array(mutationArbitrary, { maxLength: 3 }),
         fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 4 }),
         ([index, value], mutations, chunkSizes) => {

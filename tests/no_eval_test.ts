@@ -13,6 +13,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { Packr, Unpackr } from "../mod.ts";
 import { allBenchData } from "./_records.ts";
+import { isDeno, scriptArgs } from "./_util.ts";
 
 /** `new Function`, `Function(` or `eval(` anywhere, comments included, but not `.eval(` etc. */
 const CODE_GENERATION = /(^|[^.A-Za-z0-9_$])(new\s+Function\b|Function\s*\(|eval\s*\()/m;
@@ -58,7 +59,6 @@ function codeGenerationLines(source: string): string[] {
 
 const DENO = fileURLToPath(new URL("node_modules/.bin/deno", ROOT));
 const PROBE = fileURLToPath(new URL("tests/_reader_probe.ts", ROOT));
-const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined";
 
 interface ProbeResult {
   usesAtImport: number;
@@ -74,9 +74,7 @@ function probe(
   functionMode: "count" | "throw",
   v8Flags: string[] = [],
 ): { result: ProbeResult; stdout: string; stderr: string } {
-  const args = isDeno
-    ? ["run", "-A", ...v8Flags.map((flag) => `--v8-flags=${flag}`), PROBE]
-    : [PROBE];
+  const args = scriptArgs(PROBE, v8Flags.map((flag) => `--v8-flags=${flag}`));
   const child = spawnSync(process.execPath, [...args, entry, reader, functionMode], {
     cwd: fileURLToPath(ROOT),
     encoding: "utf8",

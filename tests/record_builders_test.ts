@@ -14,6 +14,7 @@ import { pack, Unpackr } from "../mod.ts";
 import { RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "../_record_builders.ts";
 import { createObjectBuilder } from "../_record_reader.ts";
 import { recordBytes } from "./_record_bytes.ts";
+import { scriptArgs } from "./_util.ts";
 
 const interpreted = () => new Unpackr({ compileRecordReaders: false });
 
@@ -23,13 +24,11 @@ function assertSameObject(actual: unknown, expected: unknown, message?: string):
   assert.equal(Object.getPrototypeOf(actual), Object.prototype, message);
 }
 
-const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined";
-
 describe("interpreted record reader: object building", () => {
   test("no_eval.ts decodes 476 shapes like msgpackr, on pooled builders and on the loop", () => {
     // a fresh process, so the pools start empty (test files share one process)
     const probe = fileURLToPath(new URL("./_builder_probe.ts", import.meta.url));
-    const child = spawnSync(process.execPath, isDeno ? ["run", "-A", probe] : [probe], {
+    const child = spawnSync(process.execPath, scriptArgs(probe), {
       encoding: "utf8",
       env: { ...process.env, NO_COLOR: "1" },
     });
