@@ -2,8 +2,9 @@
 /**
  * Pack and unpack benchmark: this library against msgpackr 2.1.3 (default path with its native
  * addon, and its pure-JS browser build), @msgpack/msgpack and JSON, bytes to bytes, measured
- * with mitata in one run. Prints a markdown table of median times and ratios; each cell is the
- * fastest of several interleaved passes (see ROUNDS).
+ * with mitata in one run. Prints markdown tables of median times and ratios (each cell the
+ * fastest of several interleaved passes, see ROUNDS), then the binary payload's MB/s against a
+ * plain `Uint8Array.set` copy (binary_throughput.ts).
  *
  *   deno run -A bench/bench.ts [--payload=<substring>] [--codec=<substring>] [--quick]
  *   bun bench/bench.ts [...]
@@ -15,6 +16,7 @@ import { measure } from "mitata";
 import { type Codec, codecs } from "./_codecs.ts";
 import { payloads } from "./_payloads.ts";
 import { RUNTIME } from "./_runtime.ts";
+import { binaryThroughput } from "./binary_throughput.ts";
 
 const args = typeof Deno !== "undefined" ? Deno.args : process.argv.slice(2);
 const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
@@ -142,5 +144,9 @@ const columns = selected.map((codec) => codec.name);
 lines.push(`| payload | ${columns.join(" | ")} |`, `|---|${columns.map(() => "---:").join("|")}|`);
 for (const [name, row] of results) {
   lines.push(`| ${name} | ${columns.map((column) => row.get(column)?.size ?? "–").join(" | ")} |`);
+}
+// MB/s of the binary payload against a plain `Uint8Array.set` copy, the physical limit
+if ([...results.keys()].some((name) => name.startsWith("binary"))) {
+  lines.push("", ...await binaryThroughput(quick ? 1 : 3));
 }
 console.log(lines.join("\n"));
