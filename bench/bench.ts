@@ -3,7 +3,7 @@
  * Pack and unpack benchmark: this library against msgpackr 2.1.3 (default path with its native
  * addon, and its pure-JS browser build), @msgpack/msgpack and JSON, bytes to bytes, measured
  * with mitata in one run. Prints markdown tables of median times and ratios (each cell the
- * fastest of several interleaved passes, see ROUNDS), then the binary payload's MB/s against a
+ * fastest of several interleaved passes, see _measure.ts), then the binary payload's MB/s against a
  * plain `Uint8Array.set` copy (binary_throughput.ts).
  *
  *   deno run -A bench/bench.ts [--payload=<substring>] [--codec=<substring>] [--quick]
@@ -12,8 +12,8 @@
  * Ratios are "how many times faster than the rival" (rival time / our time; above 1 = we win).
  */
 
-import { measure } from "mitata";
 import { type Codec, codecs } from "./_codecs.ts";
+import { fastestMedians } from "./_measure.ts";
 import { payloads } from "./_payloads.ts";
 import { RUNTIME } from "./_runtime.ts";
 import { binaryThroughput } from "./binary_throughput.ts";
@@ -30,15 +30,11 @@ interface Cell {
   size?: number;
 }
 
-// The host is shared: it slows down for seconds at a time. Measuring each cell once, one after
-// another, lets such a spell land on one codec and not its rival. So each payload's cells are
-// measured in ROUNDS short passes, interleaved (each pass visits every codec of the payload), and
-// keep their fastest pass's median: a slow spell costs a cell one pass, not its result. Payloads
-// run one after another, as they did before, so one payload's buffers (1 MiB for the binary
-// blobs) do not change the allocator state another payload is measured in.
+// Each payload's cells are timed together, in ROUNDS interleaved passes (see _measure.ts); payloads
+// run one after another, so one payload's buffers (1 MiB for the binary blobs) do not change the
+// allocator state another payload is measured in.
 const ROUNDS = quick ? 2 : 5;
-// batches of 256 calls (mitata's default, 4,096, makes its minimum of 12 samples last seconds)
-const BUDGET = { min_cpu_time: quick ? 30e6 : 100e6, batch_samples: 256 };
+const BUDGET = quick ? 30e6 : 100e6;
 
 interface Job {
   cell: Cell;
@@ -57,20 +53,13 @@ for (const payload of payloads()) {
   for (const codec of selected) {
     if (!codec.accepts(payload.json)) continue;
     const prepared = codec.prepare(payload.value);
-    const cell: Cell = { size: prepared.bytes.length, pack: Infinity, unpack: Infinity };
+    const cell: Cell = { size: prepared.bytes.length };
     row.set(codec.name, cell);
     jobs.push({ cell, operation: "pack", run: () => prepared.encode() });
     jobs.push({ cell, operation: "unpack", run: () => prepared.decode() });
   }
-  // one unmeasured pass warms up the JIT and the allocator (large buffers are slow to get the
-  // first time), so no codec pays for going first
-  for (const job of jobs) await measure(job.run, { ...BUDGET, min_cpu_time: 20e6 });
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const job of jobs) {
-      const p50 = (await measure(job.run, BUDGET)).p50;
-      job.cell[job.operation] = Math.min(job.cell[job.operation]!, p50);
-    }
-  }
+  const times = await fastestMedians(jobs.map((job) => job.run), ROUNDS, BUDGET);
+  jobs.forEach((job, i) => job.cell[job.operation] = times[i]);
   for (const [codec, cell] of row) {
     console.error(
       `${payload.name} / ${codec}: pack ${format(cell.pack)}, unpack ${format(cell.unpack)}`,

@@ -10,15 +10,15 @@
  * bench.ts runs it too, after its tables.
  */
 
-import { measure } from "mitata";
 import * as msgpackr from "msgpackr";
 import { pack, Packr, unpack } from "../mod.ts";
+import { fastestMedians } from "./_measure.ts";
 import { payloads } from "./_payloads.ts";
 import { RUNTIME } from "./_runtime.ts";
 
 /**
  * Measures the binary payload's MB/s and returns the markdown section (a heading and a table).
- * Each row is the fastest median of `rounds` interleaved passes, as in bench.ts.
+ * Each row is the fastest median of `rounds` interleaved passes (`fastestMedians`).
  */
 export async function binaryThroughput(rounds = 3): Promise<string[]> {
   const value = payloads().find((payload) => payload.name.startsWith("binary"))!.value;
@@ -39,14 +39,7 @@ export async function binaryThroughput(rounds = 3): Promise<string[]> {
     ["ours unpack() (views of the input)", () => unpack(bytes)],
     ["msgpackr unpack()", () => msgpackr.unpack(theirs)],
   ];
-  const best = rows.map(() => Infinity);
-  // warm up the JIT and the allocator
-  for (const [, run] of rows) await measure(run, { min_cpu_time: 100e6 });
-  for (let round = 0; round < rounds; round++) {
-    for (let i = 0; i < rows.length; i++) {
-      best[i] = Math.min(best[i], (await measure(rows[i][1], { min_cpu_time: 200e6 })).p50);
-    }
-  }
+  const best = await fastestMedians(rows.map(([, run]) => run), rounds, 200e6);
   const megabytes = bytes.length / 1e6;
   return [
     `### Binary throughput, ${RUNTIME}`,

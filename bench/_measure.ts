@@ -1,0 +1,29 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// Timing on a shared host: each function's fastest median over several interleaved mitata passes.
+
+import { measure } from "mitata";
+
+/**
+ * Times each of `runs` and returns its nanoseconds per call. The host is shared and slows down
+ * for seconds at a time; timing each function once, one after another, lets such a spell land on
+ * one function and not on the one it is compared with. So after one unmeasured pass that warms
+ * up the JIT and the allocator (large buffers are slow to get the first time), every function is
+ * measured in `rounds` passes, each visiting all of them in turn for `budget` ns of CPU, and keeps
+ * its fastest pass's median: a slow spell costs a function one pass, not its result.
+ */
+export async function fastestMedians(
+  runs: readonly (() => unknown)[],
+  rounds: number,
+  budget: number,
+): Promise<number[]> {
+  // batches of 256 calls (mitata's default, 4,096, makes its minimum of 12 samples last seconds)
+  const options = { min_cpu_time: budget, batch_samples: 256 };
+  for (const run of runs) await measure(run, { ...options, min_cpu_time: budget / 5 });
+  const best = runs.map(() => Infinity);
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < runs.length; i++) {
+      best[i] = Math.min(best[i], (await measure(runs[i], options)).p50);
+    }
+  }
+  return best;
+}
