@@ -12,6 +12,19 @@ import { DecodeError, IncompleteDataError } from "./_errors.ts";
 import type { Extension, ExtensionRegistry } from "./_extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "./_float32.ts";
 import { createRecordType, type RecordType, resetCompileAllowance } from "./_record_reader.ts";
+import {
+  type MapShape,
+  markStackUse,
+  MAX_SHAPED_KEYS,
+  objectOfShape,
+  releaseValueStack,
+  renewShapesIfFull,
+  rootShape,
+  shapeNames,
+  stepShape,
+  storeValues,
+  valueStack,
+} from "./_map_shapes.ts";
 import { RecordTable } from "./_record_table.ts";
 import { decodeBigIntPayload } from "./_bigint_ext.ts";
 import { decodeTimestamp } from "./_timestamp.ts";
@@ -389,12 +402,16 @@ function readMap(length: number): unknown {
   enterContainer();
   let result: unknown;
   if (context.mapsAsObjects) {
-    const object: Record<string, unknown> = {};
-    for (let i = 0; i < length; i++) {
-      const key = readKey();
-      object[key === "__proto__" ? "__proto_" : key] = read();
+    if (length <= MAX_SHAPED_KEYS && length > 0) {
+      result = readShapedMap(length);
+    } else {
+      const object: Record<string, unknown> = {};
+      for (let i = 0; i < length; i++) {
+        const key = readKey();
+        object[key === "__proto__" ? "__proto_" : key] = read();
+      }
+      result = object;
     }
-    result = object;
   } else {
     chargeHeap(MAP_HEAP, position);
     const map = new Map();
@@ -403,6 +420,53 @@ function readMap(length: number): unknown {
   }
   depth--;
   return result;
+}
+
+/** Next free slot of the map value stack (`_map_shapes.ts`). */
+let stackTop = 0;
+
+/**
+ * A map of 1..MAX_SHAPED_KEYS entries as an object, built when its last value is read: its keys
+ * are followed down the shape tree and its values wait on the value stack, so a key sequence
+ * seen often is built by its shape's builder (see `_map_shapes.ts`).
+ */
+function readShapedMap(length: number): object {
+  const base = stackTop;
+  markStackUse(base + length); // before reading: a decode that fails midway is cleared too
+  let shape = rootShape;
+  for (let i = 0; i < length; i++) {
+    let key = readKey();
+    if (key === "__proto__") key = "__proto_";
+    const hot = shape.hot;
+    const next = hot !== null && hot.key === key ? hot : stepShape(shape, key);
+    if (next === null) return readUnshapedRest(shape, base, i, key, length);
+    shape = next;
+    valueStack[stackTop++] = read(); // the slot is taken before a nested map reads
+  }
+  stackTop = base;
+  return objectOfShape(shape, base, context.compileReaders);
+}
+
+/**
+ * Finishes a map with plain stores when the shape tree has no node for its next key (the key's
+ * first sighting there, or a full tree): the `count` values read so far (under the keys of
+ * `shape`), then `key` and the entries after it.
+ */
+function readUnshapedRest(
+  shape: MapShape,
+  base: number,
+  count: number,
+  key: string,
+  length: number,
+): object {
+  stackTop = base;
+  const object = storeValues(shapeNames(shape), count, base);
+  object[key] = read();
+  for (let i = count + 1; i < length; i++) {
+    const next = readKey();
+    object[next === "__proto__" ? "__proto_" : next] = read();
+  }
+  return object;
 }
 
 /** Reads a map key as a property name; fixstr keys come from the key cache. */
@@ -1018,7 +1082,8 @@ function runOne(
 ): unknown {
   const records = ctx.records;
   const mark = records.mark();
-  if (!decoding) resetCompileAllowance(); // once per outermost decode, whoever runs inside
+  const outermost = !decoding;
+  if (outermost) startOutermost();
   begin(ctx, bytes, start, end);
   records.decodes++;
   try {
@@ -1033,7 +1098,20 @@ function runOne(
   } finally {
     records.decodes--;
     finish();
+    if (outermost) endOutermost();
   }
+}
+
+/** Before a decode that no other decode is running around (whoever runs inside it). */
+function startOutermost(): void {
+  resetCompileAllowance();
+  renewShapesIfFull();
+}
+
+/** After that decode, whether it succeeded or not: the value stack keeps nothing alive. */
+function endOutermost(): void {
+  stackTop = 0;
+  releaseValueStack();
 }
 
 function trailingBytes(value: unknown): DecodeError {
@@ -1082,7 +1160,8 @@ function runMany(
   const records = ctx.records;
   const callMark = records.mark();
   const commit = (ctx.sequential || ctx.persistInMultiple) && !nested;
-  if (!decoding) resetCompileAllowance();
+  const outermost = !decoding;
+  if (outermost) startOutermost();
   begin(ctx, bytes, start, end);
   records.decodes++;
   const values: unknown[] | undefined = forEach ? undefined : [];
@@ -1110,5 +1189,6 @@ function runMany(
   } finally {
     records.decodes--;
     finish();
+    if (outermost) endOutermost();
   }
 }

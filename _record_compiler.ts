@@ -14,8 +14,12 @@ import {
 } from "./_record_reader.ts";
 
 const IDENTIFIER = /^[a-zA-Z_$][a-zA-Z\d_$]*$/;
-/** Compiled readers by shape: they depend only on the names, so every decoder can share them. */
-const compiled = new Map<string, RecordBodyReader>();
+/**
+ * Compiled readers by value reader (the decoder's `read` for records, the map value stack's for
+ * plain maps) and shape: they depend on nothing else, so every decoder can share them.
+ */
+const compiled = new Map<() => unknown, Map<string, RecordBodyReader>>();
+let compiledCount = 0;
 /**
  * Most distinct shapes compiled in a process. Beyond it new shapes stay interpreted: input with
  * endless new shapes (hostile, or generated keys) cannot keep the compiler busy or grow memory.
@@ -28,9 +32,10 @@ function compileRecordReader(
   freeze: boolean,
 ): RecordBodyReader | null {
   const signature = (freeze ? "F" : "") + JSON.stringify(names);
-  let reader = compiled.get(signature);
+  let byShape = compiled.get(read);
+  let reader = byShape?.get(signature);
   if (reader === undefined) {
-    if (compiled.size >= MAX_COMPILED_SHAPES || !takeCompileAllowance()) return null;
+    if (compiledCount >= MAX_COMPILED_SHAPES || !takeCompileAllowance()) return null;
     // names are property names already (no "__proto__"); others than identifiers are quoted
     const properties = names.map((name) =>
       (IDENTIFIER.test(name) ? name : `[${JSON.stringify(name)}]`) + ":r()"
@@ -40,7 +45,9 @@ function compileRecordReader(
       freeze ? `Object.freeze(${literal})` : literal
     }}`;
     reader = new Function("r", body)(read) as RecordBodyReader;
-    compiled.set(signature, reader);
+    if (byShape === undefined) compiled.set(read, byShape = new Map());
+    byShape.set(signature, reader);
+    compiledCount++;
   }
   return reader;
 }

@@ -14,10 +14,10 @@ export type RecordBodyReader = () => object;
 
 /**
  * Builds a specialised reader for one shape. Receives the property names (already renamed for
- * safety), the decoder's value reader and whether to freeze the result. Returns `null` when it
- * will not compile the shape now (no allowance left in this decode, or too many shapes). May
- * throw (for example under a Content-Security-Policy); the caller then stays on the interpreted
- * reader for good.
+ * safety), the value reader (the decoder's `read` for records, the value stack's for plain maps)
+ * and whether to freeze the result. Returns `null` when it will not compile the shape now (no
+ * allowance left in this decode, or too many shapes). May throw (for example under a
+ * Content-Security-Policy); the caller then stays on the interpreted reader for good.
  */
 export type RecordReaderCompiler = (
   propertyNames: readonly string[],
@@ -79,20 +79,19 @@ function toPropertyNames(keys: readonly string[]): string[] {
 }
 
 /**
- * Builders handed out so far, by shape (`JSON.stringify` of the property names): every record
- * type of a shape, in any decoder, uses the same builder, so its caches keep seeing one shape.
+ * Builders handed out so far, by value reader (the decoder's `read` for records, the map value
+ * stack's for plain maps) and shape (`JSON.stringify` of the property names): every record type
+ * of a shape, in any decoder, uses the same builder, so its caches keep seeing one shape.
  * Bounded by the pools: once they are spent, new shapes use the loop and are not kept.
  */
-const buildersByShape = new Map<
-  string,
-  { readonly build: () => Record<string, unknown>; readonly read: () => unknown }
->();
+const buildersByShape = new Map<() => unknown, Map<string, () => Record<string, unknown>>>();
+let pooledShapes = 0;
 let nextFreeBuilder = 0;
 let nextFreeChunk = 0;
 
 /** Shapes that have a builder of their own (for tests: the pools are spent at 64). */
 export function pooledShapeCount(): number {
-  return buildersByShape.size;
+  return pooledShapes;
 }
 
 /**
@@ -129,14 +128,22 @@ export function createObjectBuilder(
   read: () => unknown,
 ): () => Record<string, unknown> {
   if (names.length === 0) return () => ({});
+  return pooledBuilder(names, read) ?? loopBuilder(names, read);
+}
+
+/** The shape's pooled builder reading with `read`, or `null` once the pools are spent. */
+function pooledBuilder(
+  names: readonly string[],
+  read: () => unknown,
+): (() => Record<string, unknown>) | null {
   const shape = JSON.stringify(names);
-  const known = buildersByShape.get(shape);
-  if (known !== undefined && known.read === read) return known.build;
+  let builders = buildersByShape.get(read);
+  const known = builders?.get(shape);
+  if (known !== undefined) return known;
   const chunkCount = Math.ceil(names.length / STORES_PER_CHUNK) - 1;
   if (
-    known !== undefined || nextFreeBuilder === RECORD_BUILDERS.length ||
-    nextFreeChunk + chunkCount > STORE_CHUNKS.length
-  ) return loopBuilder(names, read);
+    nextFreeBuilder === RECORD_BUILDERS.length || nextFreeChunk + chunkCount > STORE_CHUNKS.length
+  ) return null;
   plans[nextFreeBuilder] = {
     names: names.map(internalized),
     read,
@@ -148,8 +155,28 @@ export function createObjectBuilder(
   };
   nextFreeChunk += chunkCount;
   const build = RECORD_BUILDERS[nextFreeBuilder++];
-  buildersByShape.set(shape, { build, read });
+  if (builders === undefined) buildersByShape.set(read, builders = new Map());
+  builders.set(shape, build);
+  pooledShapes++;
   return build;
+}
+
+/**
+ * A builder for plain maps of one key sequence (`_map_shapes.ts`), reading the values with
+ * `read`: compiled when `compile` (the decoder's `compileRecordReaders`) and a compiler is
+ * installed and allowed, else the shape's pooled builder. `null`: not now (this decode's compile
+ * allowance is spent; ask again later) or none (the pools are spent).
+ */
+export function createShapeBuilder(
+  names: readonly string[],
+  read: () => unknown,
+  compile: boolean,
+): (() => Record<string, unknown>) | null {
+  if (compile && compiler !== null) {
+    const compiled = tryCompile(names, read, false) as (() => Record<string, unknown>) | null;
+    if (compiled !== null || compiler !== null) return compiled;
+  }
+  return pooledBuilder(names, read);
 }
 
 /** A reader returning what `build` builds, frozen when the decoder freezes its data. */

@@ -1,0 +1,213 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// Plain maps decoded as objects follow a tree of key sequences and are built by their shape's
+// builder once the sequence is known (_map_shapes.ts). Whatever path a map takes (learning,
+// built, a full tree, a tree renewed), the object must be the one msgpackr makes: same keys in
+// the same order, same values, Object.prototype; and the value stack must keep nothing alive.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import * as msgpackr from "msgpackr";
+import { addExtension, pack, Packr, unpack, Unpackr } from "../mod.ts";
+import * as noEval from "../no_eval.ts";
+import {
+  DECODES_BEFORE_RENEWAL,
+  mapShapeCount,
+  MAX_SHAPED_KEYS,
+  MAX_SHAPES,
+  shapeOf,
+  valueStack,
+} from "../_map_shapes.ts";
+import { benchData, random } from "./_util.ts";
+
+/** Objects as [whether the prototype is Object.prototype, [key, value] pairs in order]. */
+function normalize(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalize);
+  if (value === null || typeof value !== "object" || value instanceof Uint8Array) return value;
+  return [
+    Object.getPrototypeOf(value) === Object.prototype,
+    Object.entries(value).map(([key, item]) => [key, normalize(item)]),
+  ];
+}
+
+function assertAsMsgpackr(bytes: Uint8Array, actual: unknown, message?: string): void {
+  const expected = new msgpackr.Unpackr({ mapsAsObjects: true }).unpack(bytes);
+  assert.deepEqual(normalize(actual), normalize(expected), message);
+}
+
+function assertStackEmpty(): void {
+  assert.ok(valueStack.every((value) => value === undefined), "the value stack holds a value");
+}
+
+const decoders: [string, (bytes: Uint8Array) => unknown][] = [
+  ["unpack", (bytes) => unpack(bytes)],
+  [
+    "compileRecordReaders: false",
+    (bytes) => new Unpackr({ compileRecordReaders: false, mapsAsObjects: true }).unpack(bytes),
+  ],
+  ["no_eval.ts", (bytes) => noEval.unpack(bytes)],
+];
+
+/** Bytes to put into a map as they are (not packed). */
+class Raw {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+/** MessagePack bytes of a map with these keys (in order, duplicates kept) and values. */
+function mapBytes(entries: [unknown, unknown][]): Uint8Array {
+  const parts: Uint8Array[] = [
+    entries.length < 16
+      ? Uint8Array.of(0x80 | entries.length)
+      : Uint8Array.of(0xde, entries.length >> 8, entries.length & 0xff),
+  ];
+  for (const [key, value] of entries) {
+    parts.push(pack(key), value instanceof Raw ? value.bytes : pack(value));
+  }
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.length;
+  }
+  return bytes;
+}
+
+describe("plain maps: shapes learned from key sequences", () => {
+  test("every decoder builds the objects msgpackr builds, while learning and once built", async () => {
+    const samples = [
+      await benchData("example4.json"),
+      await benchData("sample-large.json"),
+      Array.from({ length: 50 }, (_, i) => ({ id: i, name: `n${i}`, tags: [i], meta: { a: i } })),
+    ];
+    for (const [name, decode] of decoders) {
+      for (const value of samples) {
+        const bytes = pack(value);
+        for (let round = 0; round < 12; round++) {
+          assertAsMsgpackr(bytes, decode(bytes), `${name}, round ${round}`);
+        }
+      }
+    }
+    assertStackEmpty();
+  });
+
+  test("a shape seen often gets a builder; alternating shapes are learned too", () => {
+    const a = { alpha: 1, beta: "b", gamma: [1] };
+    const b = { delta: 2, epsilon: null };
+    const c = { alpha: 1, beta: "b", zeta: true }; // shares a prefix with a
+    const bytes = pack(Array.from({ length: 30 }, (_, i) => [a, b, c][i % 3]));
+    for (let i = 0; i <= DECODES_BEFORE_RENEWAL; i++) unpack(pack({})); // renews a full tree
+    for (let round = 0; round < 3; round++) assertAsMsgpackr(bytes, unpack(bytes));
+    for (
+      const keys of [["alpha", "beta", "gamma"], ["delta", "epsilon"], ["alpha", "beta", "zeta"]]
+    ) {
+      assert.notEqual(shapeOf(keys)?.build ?? null, null, keys.join());
+    }
+  });
+
+  test("duplicate, __proto__, integer-like, empty and long keys, as msgpackr", () => {
+    const longKey = "k".repeat(40); // str8, not fixstr
+    const maps: [unknown, unknown][][] = [
+      [["a", 1], ["b", 2], ["a", 3]],
+      [["__proto__", { polluted: true }], ["x", 1]],
+      [["2", "two"], ["1", "one"], ["b", 0], ["0", "zero"]],
+      [["", "empty"], [longKey, "long"], [7, "seven"]],
+      [["toString", 1], ["constructor", 2], ["hasOwnProperty", 3]],
+    ];
+    for (const entries of maps) {
+      const bytes = mapBytes(entries);
+      for (const [name, decode] of decoders) {
+        for (let round = 0; round < 10; round++) {
+          const result = decode(bytes) as Record<string, unknown>;
+          assertAsMsgpackr(bytes, result, `${name} ${JSON.stringify(entries)}`);
+          assert.equal(Object.getPrototypeOf(result), Object.prototype);
+        }
+      }
+    }
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  test("maps of 0, 1, MAX_SHAPED_KEYS and more entries, nested at every position", () => {
+    for (const size of [0, 1, 2, 8, 9, 16, 17, MAX_SHAPED_KEYS, MAX_SHAPED_KEYS + 1, 100]) {
+      const map = Object.fromEntries(
+        Array.from(
+          { length: size },
+          (_, i) => [`f${i}`, i % 4 === 0 ? { inner: i, deeper: { i } } : i],
+        ),
+      );
+      const bytes = pack([map, map, { outer: map, after: 1 }]);
+      for (const [name, decode] of decoders) {
+        for (let round = 0; round < 8; round++) {
+          assertAsMsgpackr(bytes, decode(bytes), `${name} ${size}`);
+        }
+      }
+    }
+    assertStackEmpty();
+  });
+
+  test("a decode that fails inside a map leaves nothing on the stack, and the next one is right", () => {
+    const good = pack({ a: { b: [1, 2, { c: "x".repeat(100) }] }, d: 4 });
+    for (let round = 0; round < 6; round++) unpack(good);
+    for (let end = 1; end < good.length; end++) {
+      assert.throws(() => unpack(good.subarray(0, end)));
+      assertStackEmpty();
+    }
+    assertAsMsgpackr(good, unpack(good));
+  });
+
+  test("a decode inside a map's value (an extension calling unpack) keeps the outer values", () => {
+    const inner = pack(Array.from({ length: 5 }, (_, i) => ({ p: i, q: { r: i } })));
+    addExtension({ type: 0x6d, unpack: () => unpack(inner) });
+    const withExt = mapBytes([
+      ["before", { x: 1 }],
+      ["nested", new Raw(Uint8Array.of(0xd4, 0x6d, 0))], // fixext1 of type 0x6d
+      ["after", "z"],
+    ]);
+    for (let round = 0; round < 8; round++) {
+      const result = unpack(withExt) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(result), ["before", "nested", "after"]);
+      assert.deepEqual(result.before, { x: 1 });
+      assert.deepEqual(result.nested, unpack(inner));
+      assert.equal(result.after, "z");
+    }
+    assertStackEmpty();
+  });
+
+  test("the tree is bounded: endless new key sequences, then renewed", () => {
+    const next = random(7);
+    const keysOf = (n: number) =>
+      Array.from({ length: 6 }, (_, i) => `k${n}_${i}_${(next() * 1e6) | 0}`);
+    // each message's maps repeat (so their keys are learned), and no two messages share keys
+    let most = 0;
+    for (let message = 0; message < 600; message++) {
+      const keys = keysOf(message);
+      const shape = Object.fromEntries(keys.map((key, i) => [key, i]));
+      const bytes = pack([shape, shape, shape, { [keys[0]]: 1, other: 2 }, {
+        [keys[0]]: 1,
+        other: 2,
+      }]);
+      assertAsMsgpackr(bytes, unpack(bytes));
+      assert.ok(mapShapeCount() <= MAX_SHAPES, `${mapShapeCount()} nodes`);
+      most = Math.max(most, mapShapeCount());
+    }
+    assert.equal(most, MAX_SHAPES, "the tree filled up");
+    // a full tree is dropped DECODES_BEFORE_RENEWAL decodes later, and shapes are learned again
+    for (let i = 0; i <= DECODES_BEFORE_RENEWAL; i++) unpack(pack({ again: 1 }));
+    assert.ok(mapShapeCount() < MAX_SHAPES, `${mapShapeCount()} nodes after renewal`);
+    const again = pack(Array.from({ length: 10 }, () => ({ learned: 1, again: 2 })));
+    for (let round = 0; round < 3; round++) assertAsMsgpackr(again, unpack(again));
+    assert.notEqual(shapeOf(["learned", "again"])?.build ?? null, null);
+    assertStackEmpty();
+  });
+
+  test("mapsAsObjects: false and records are unaffected", () => {
+    const value = Array.from({ length: 6 }, (_, i) => ({ s: i, t: `t${i}` }));
+    const bytes = pack(value);
+    for (let round = 0; round < 6; round++) {
+      const maps = new Unpackr({ mapsAsObjects: false }).unpack(bytes) as Map<string, unknown>[];
+      assert.ok(maps[0] instanceof Map);
+      assert.deepEqual([...maps[5].entries()], [["s", 5], ["t", "t5"]]);
+    }
+    const structures: string[][] = [];
+    const records = new Packr({ structures }).pack(value);
+    assert.deepEqual(new Unpackr({ structures }).unpack(records), value);
+  });
+});
