@@ -13,6 +13,7 @@ import type { Extension, ExtensionRegistry } from "./_extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "./_float32.ts";
 import { createRecordType, type RecordType, resetCompileAllowance } from "./_record_reader.ts";
 import {
+  keyBytes,
   type MapShape,
   markStackUse,
   MAX_SHAPED_KEYS,
@@ -435,16 +436,38 @@ function readShapedMap(length: number): object {
   markStackUse(base + length); // before reading: a decode that fails midway is cleared too
   let shape = rootShape;
   for (let i = 0; i < length; i++) {
-    let key = readKey();
-    if (key === "__proto__") key = "__proto_";
     const hot = shape.hot;
-    const next = hot !== null && hot.key === key ? hot : stepShape(shape, key);
-    if (next === null) return readUnshapedRest(shape, base, i, key, length);
-    shape = next;
+    if (hot !== null && hot.keyLength !== 0 && atHotKey(hot.keyAt, hot.keyLength)) {
+      shape = hot; // the key is the one this shape met last: same bytes, no decoding
+    } else {
+      const keyStart = position;
+      let key = readKey();
+      if (key === "__proto__") key = "__proto_";
+      const token = src[keyStart];
+      // a fixstr key's bytes are kept for comparison (not under `fatal`: they were not checked)
+      const encodedEnd = token >= 0xa0 && token < 0xc0 && !fatalStrings ? position : keyStart;
+      const next = hot !== null && hot.key === key
+        ? hot
+        : stepShape(shape, key, src, keyStart, encodedEnd);
+      if (next === null) return readUnshapedRest(shape, base, i, key, length);
+      shape = next;
+    }
     valueStack[stackTop++] = read(); // the slot is taken before a nested map reads
   }
   stackTop = base;
   return objectOfShape(shape, base, context.compileReaders);
+}
+
+/**
+ * Whether the input at `position` holds the `length` encoded key bytes at `keyBytes[at]` (then
+ * steps over them). Never under `fatal`: the kept bytes may come from a lenient decode.
+ */
+function atHotKey(at: number, length: number): boolean {
+  const p = position;
+  if (p + length > srcEnd || fatalStrings) return false;
+  for (let i = 0; i < length; i++) if (src[p + i] !== keyBytes[at + i]) return false;
+  position = p + length;
+  return true;
 }
 
 /**

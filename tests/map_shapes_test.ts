@@ -125,6 +125,38 @@ describe("plain maps: shapes learned from key sequences", () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
+  test("keys met again are compared as bytes: other encodings, near misses and fatal decoders", () => {
+    const str8 = (text: string) => {
+      const bytes = new TextEncoder().encode(text);
+      return new Raw(Uint8Array.of(0xd9, bytes.length, ...bytes));
+    };
+    const learned = mapBytes([["ab", 1], ["cd", 2]]);
+    for (let round = 0; round < 8; round++) unpack(learned); // "ab" then "cd" is the hot path
+    const variants: Uint8Array[] = [
+      mapBytes([["ab", 1], ["cd", 2]]),
+      mapBytes([["abc", 1], ["cd", 2]]), // longer key with the same start
+      mapBytes([["a", 1], ["cd", 2]]),
+      mapBytes([["ab", 1], ["ce", 2]]),
+      mapBytes([["ab", 1], [3, 2]]), // an integer key
+    ];
+    for (const bytes of variants) {
+      for (let round = 0; round < 3; round++) assertAsMsgpackr(bytes, unpack(bytes));
+    }
+    // the same key text as str8: same object, by the decoding path
+    const asStr8 = new Uint8Array([0x82, ...str8("ab").bytes, 1, ...str8("cd").bytes, 2]);
+    assert.deepEqual(unpack(asStr8), { ab: 1, cd: 2 });
+    // a key with ill-formed UTF-8, learned by lenient decodes, is still rejected by a fatal one
+    const bad = Uint8Array.of(0x82, 0xa2, 0x61, 0xff, 1, 0xa1, 0x62, 2);
+    for (let round = 0; round < 8; round++) {
+      assert.deepEqual(Object.keys(unpack(bad) as object), ["a\ufffd", "b"]);
+    }
+    assert.throws(() => new Unpackr({ fatal: true, mapsAsObjects: true }).unpack(bad), /UTF-8/);
+    assert.deepEqual(Object.keys(unpack(bad) as object), ["a\ufffd", "b"]);
+    // a map cut inside a key met before is incomplete, as always
+    assert.throws(() => unpack(learned.subarray(0, 3)), /end|incomplete|Unexpected/i);
+    assertStackEmpty();
+  });
+
   test("maps of 0, 1, MAX_SHAPED_KEYS and more entries, nested at every position", () => {
     for (const size of [0, 1, 2, 8, 9, 16, 17, MAX_SHAPED_KEYS, MAX_SHAPED_KEYS + 1, 100]) {
       const map = Object.fromEntries(
