@@ -157,6 +157,20 @@ describe("plain maps: shapes learned from key sequences", () => {
     assertStackEmpty();
   });
 
+  test("a key differing from the hot key in any one byte, for every key length, is decoded", () => {
+    for (let length = 0; length <= 31; length++) {
+      const key = Array.from({ length }, (_, i) => String.fromCharCode(97 + (i % 26))).join("");
+      const learned = mapBytes([[key, 1], ["z", 2]]);
+      for (let round = 0; round < 6; round++) assertAsMsgpackr(learned, unpack(learned));
+      for (let at = 0; at < length; at++) {
+        const other = key.slice(0, at) + "#" + key.slice(at + 1);
+        const bytes = mapBytes([[other, 1], ["z", 2]]);
+        assertAsMsgpackr(bytes, unpack(bytes), `key length ${length}, byte ${at} differs`);
+        assertAsMsgpackr(learned, unpack(learned));
+      }
+    }
+  });
+
   test("maps of 0, 1, MAX_SHAPED_KEYS and more entries, nested at every position", () => {
     for (const size of [0, 1, 2, 8, 9, 16, 17, MAX_SHAPED_KEYS, MAX_SHAPED_KEYS + 1, 100]) {
       const map = Object.fromEntries(
