@@ -13,19 +13,16 @@ import type { Extension, ExtensionRegistry } from "./_extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "./_float32.ts";
 import { createRecordType, type RecordType, resetCompileAllowance } from "./_record_reader.ts";
 import {
-  keyWords,
-  type MapShape,
+  mapShapes,
   markStackUse,
   MAX_SHAPED_KEYS,
   objectOfShape,
   releaseValueStack,
-  renewShapesIfFull,
-  rootShape,
   shapeNames,
-  stepShape,
   storeValues,
   valueStack,
 } from "./_map_shapes.ts";
+import { type MapShape, MAX_KEPT_KEY } from "./_shape_tree.ts";
 import { RecordTable } from "./_record_table.ts";
 import { decodeBigIntPayload } from "./_bigint_ext.ts";
 import { decodeTimestamp } from "./_timestamp.ts";
@@ -434,9 +431,10 @@ let stackTop = 0;
 function readShapedMap(length: number): object {
   const base = stackTop;
   markStackUse(base + length); // before reading: a decode that fails midway is cleared too
-  let shape = rootShape;
+  const tree = mapShapes;
+  let shape = tree.root;
   // no byte comparison under `fatal`: the kept bytes may come from a lenient decode
-  const words = fatalStrings ? null : keyWords;
+  const words = fatalStrings ? null : tree.keyWords;
   const dv = dataView();
   for (let i = 0; i < length; i++) {
     const hot = shape.hot;
@@ -469,13 +467,14 @@ function readShapedMap(length: number): object {
       const keyStart = position;
       let key = readKey();
       if (key === "__proto__") key = "__proto_";
-      const token = src[keyStart];
-      // a fixstr key's bytes are kept for comparison (not under `fatal`: they were not checked)
-      const encodedEnd = token >= 0xa0 && token < 0xc0 && !fatalStrings ? position : keyStart;
-      const next = hot !== null && hot.key === key
-        ? hot
-        : stepShape(shape, key, src, keyStart, encodedEnd);
+      const next = hot !== null && hot.key === key ? hot : tree.step(shape, key);
       if (next === null) return readUnshapedRest(shape, base, i, key, length);
+      // a fixstr key's bytes are kept for comparison (not under `fatal`: they were not checked)
+      const token = src[keyStart];
+      if (
+        next.keyLength === 0 && token >= 0xa0 && token < 0xc0 && words !== null &&
+        position - keyStart <= MAX_KEPT_KEY
+      ) tree.keepKey(next, src, keyStart, position);
       shape = next;
     }
     valueStack[stackTop++] = read(); // the slot is taken before a nested map reads
@@ -1142,7 +1141,7 @@ function runOne(
 /** Before a decode that no other decode is running around (whoever runs inside it). */
 function startOutermost(): void {
   resetCompileAllowance();
-  renewShapesIfFull();
+  mapShapes.renewIfFull();
 }
 
 /** After that decode, whether it succeeded or not: the value stack keeps nothing alive. */

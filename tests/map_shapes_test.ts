@@ -9,14 +9,8 @@ import assert from "node:assert/strict";
 import * as msgpackr from "msgpackr";
 import { addExtension, pack, Packr, unpack, Unpackr } from "../mod.ts";
 import * as noEval from "../no_eval.ts";
-import {
-  DECODES_BEFORE_RENEWAL,
-  mapShapeCount,
-  MAX_SHAPED_KEYS,
-  MAX_SHAPES,
-  shapeOf,
-  valueStack,
-} from "../_map_shapes.ts";
+import { mapShapes, MAX_SHAPED_KEYS, valueStack } from "../_map_shapes.ts";
+import { MAX_SHAPES, RUNS_BEFORE_RENEWAL } from "../_shape_tree.ts";
 import { benchData, random } from "./_util.ts";
 
 /** Objects as [whether the prototype is Object.prototype, [key, value] pairs in order]. */
@@ -94,12 +88,12 @@ describe("plain maps: shapes learned from key sequences", () => {
     const b = { delta: 2, epsilon: null };
     const c = { alpha: 1, beta: "b", zeta: true }; // shares a prefix with a
     const bytes = pack(Array.from({ length: 30 }, (_, i) => [a, b, c][i % 3]));
-    for (let i = 0; i <= DECODES_BEFORE_RENEWAL; i++) unpack(pack({})); // renews a full tree
+    for (let i = 0; i <= RUNS_BEFORE_RENEWAL; i++) unpack(pack({})); // renews a full tree
     for (let round = 0; round < 3; round++) assertAsMsgpackr(bytes, unpack(bytes));
     for (
       const keys of [["alpha", "beta", "gamma"], ["delta", "epsilon"], ["alpha", "beta", "zeta"]]
     ) {
-      assert.notEqual(shapeOf(keys)?.build ?? null, null, keys.join());
+      assert.notEqual(mapShapes.find(keys)?.build ?? null, null, keys.join());
     }
   });
 
@@ -231,16 +225,16 @@ describe("plain maps: shapes learned from key sequences", () => {
         other: 2,
       }]);
       assertAsMsgpackr(bytes, unpack(bytes));
-      assert.ok(mapShapeCount() <= MAX_SHAPES, `${mapShapeCount()} nodes`);
-      most = Math.max(most, mapShapeCount());
+      assert.ok(mapShapes.size <= MAX_SHAPES, `${mapShapes.size} nodes`);
+      most = Math.max(most, mapShapes.size);
     }
     assert.equal(most, MAX_SHAPES, "the tree filled up");
-    // a full tree is dropped DECODES_BEFORE_RENEWAL decodes later, and shapes are learned again
-    for (let i = 0; i <= DECODES_BEFORE_RENEWAL; i++) unpack(pack({ again: 1 }));
-    assert.ok(mapShapeCount() < MAX_SHAPES, `${mapShapeCount()} nodes after renewal`);
+    // a full tree is dropped RUNS_BEFORE_RENEWAL decodes later, and shapes are learned again
+    for (let i = 0; i <= RUNS_BEFORE_RENEWAL; i++) unpack(pack({ again: 1 }));
+    assert.ok(mapShapes.size < MAX_SHAPES, `${mapShapes.size} nodes after renewal`);
     const again = pack(Array.from({ length: 10 }, () => ({ learned: 1, again: 2 })));
     for (let round = 0; round < 3; round++) assertAsMsgpackr(again, unpack(again));
-    assert.notEqual(shapeOf(["learned", "again"])?.build ?? null, null);
+    assert.notEqual(mapShapes.find(["learned", "again"])?.build ?? null, null);
     assertStackEmpty();
   });
 

@@ -1,0 +1,209 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+// A tree of key sequences, like an engine's hidden classes: the root is the empty sequence, and a
+// node's children are the sequences one key longer. Objects of one shape walk the same path, and
+// each node keeps the encoded bytes of its key (a fixstr), so a codec that meets the key where
+// it met it last can skip the work on it: the decoder compares the input with the kept bytes
+// instead of decoding the key (`_decoder.ts`), the encoder copies them instead of encoding it
+// (`_encoder.ts`). Each codec has a tree of its own; both use this code.
+//
+// Every step checks the node's `hot` child first (the child it stepped to last: consecutive
+// objects usually repeat it), with one string comparison, and only then its map of children.
+//
+// Bounds, for hostile or shapeless data (objects keyed by ids): a node's first child is made at
+// once (a chain of keys is learned from one object), a further child only when the same key
+// comes to the node a second time, so keys that never repeat make no nodes (a first sighting is
+// noted in a small table of pending pairs); the tree holds at most `MAX_SHAPES` nodes, after
+// which it makes none; a full tree is dropped `RUNS_BEFORE_RENEWAL` top-level runs (decodes or
+// packs) later and learned again.
+
+/** A key sequence: the node of its last key. */
+export interface MapShape {
+  /** Never reused (the pending table names nodes by id, not by reference). */
+  readonly id: number;
+  /** The last key of the sequence ("" at the root). */
+  readonly key: string;
+  readonly parent: MapShape | null;
+  /** Number of keys. */
+  readonly size: number;
+  /** The child stepped to last: checked before `children`. */
+  hot: MapShape | null;
+  /** Every child, once there are two (a single child is only `hot`). */
+  children: Map<string, MapShape> | null;
+  /** Where the key's encoded bytes start in the tree's `keyWords`. */
+  readonly keyAt: number;
+  /** Their length; 0 while none are kept (the key came in another encoding, or not yet). */
+  keyLength: number;
+  // ---- the decoder's, for objects of this exact sequence (`_map_shapes.ts`) ----
+  /** The keys in order, made when they are first needed. */
+  names: string[] | null;
+  /** Maps that ended here, until the count at which the next builder is asked for. */
+  ends: number;
+  nextBuilderAt: number;
+  /** Builds the object from values the decoder read; null until it is earned. */
+  build: (() => Record<string, unknown>) | null;
+}
+
+/** Most nodes in a tree. */
+export const MAX_SHAPES = 4096;
+/** Top-level runs a full tree is kept before it is dropped and learned again. */
+export const RUNS_BEFORE_RENEWAL = 64;
+/** Words reserved per node in `keyWords`: a fixstr header and up to 31 bytes. */
+const KEY_SLOT = 8;
+/** Longest encoded key kept, in bytes. */
+export const MAX_KEPT_KEY = KEY_SLOT * 4;
+/** Maps that end at a shape before the decoder asks for its builder. */
+const BUILDER_AFTER_ENDS = 4;
+
+let nextShapeId = 0;
+
+/** Slots of the pending table (a power of two); see `seenBefore`. */
+const PENDING_BITS = 10;
+const PENDING_SLOTS = 1 << PENDING_BITS;
+
+/** One tree of key sequences with the encoded bytes of its keys. */
+export class ShapeTree {
+  /** The empty sequence, where every object starts (its `keyAt` is never read). */
+  readonly root: MapShape;
+  /**
+   * The encoded key of each node (header and bytes, at most 32 bytes), at its `keyAt`, as 32-bit
+   * little-endian words so that it is compared or copied four bytes at a time:
+   *   length ≥ 4: word 0 = bytes [0, 4), word 1 = bytes [length - 4, length), then the words
+   *               at 4, 8, … while before length - 4 (the last may overlap word 1);
+   *   length < 4: word 0 = the bytes, byte i at bits 8i.
+   */
+  readonly keyWords: Int32Array = new Int32Array(MAX_SHAPES * KEY_SLOT);
+  #count = 0;
+  #full = false;
+  #runsSinceFull = 0;
+  readonly #pendingIds = new Int32Array(PENDING_SLOTS).fill(-1);
+  readonly #pendingKeys: string[] = new Array(PENDING_SLOTS).fill("");
+  #pendingTurn = 0;
+
+  constructor() {
+    this.root = this.#create("", null);
+  }
+
+  /** Nodes in the tree (for tests). */
+  get size(): number {
+    return this.#count;
+  }
+
+  #create(key: string, parent: MapShape | null): MapShape {
+    return {
+      id: nextShapeId++ & 0x3fffffff,
+      key,
+      parent,
+      size: parent === null ? 0 : parent.size + 1,
+      hot: null,
+      children: null,
+      keyAt: (this.#count % MAX_SHAPES) * KEY_SLOT,
+      keyLength: 0,
+      names: null,
+      ends: 0,
+      nextBuilderAt: BUILDER_AFTER_ENDS,
+      build: null,
+    };
+  }
+
+  /**
+   * The child of `shape` for `key` (it becomes `hot`), made if new; `null` when the tree has
+   * none and makes none now (a first sighting of a further child, or a full tree).
+   */
+  step(shape: MapShape, key: string): MapShape | null {
+    const hot = shape.hot;
+    let child = hot === null ? undefined : hot.key === key ? hot : shape.children?.get(key);
+    if (child === undefined) {
+      if (hot !== null && !this.#seenBefore(shape.id, key)) return null;
+      if (this.#count >= MAX_SHAPES) {
+        this.#full = true;
+        return null;
+      }
+      child = this.#create(key, shape);
+      this.#count++;
+      if (hot !== null) {
+        if (shape.children === null) shape.children = new Map([[hot.key, hot]]);
+        shape.children.set(key, child);
+      }
+    }
+    shape.hot = child;
+    return child;
+  }
+
+  /** Keeps `encoded[start, end)` (at most `MAX_KEPT_KEY` bytes) as `shape`'s key bytes. */
+  keepKey(shape: MapShape, encoded: Uint8Array, start: number, end: number): void {
+    const words = this.keyWords;
+    const at = shape.keyAt;
+    const length = end - start;
+    const word = (offset: number) =>
+      encoded[start + offset] | (encoded[start + offset + 1] << 8) |
+      (encoded[start + offset + 2] << 16) | (encoded[start + offset + 3] << 24);
+    if (length < 4) {
+      let packed = 0;
+      for (let i = 0; i < length; i++) packed |= encoded[start + i] << (8 * i);
+      words[at] = packed;
+    } else {
+      words[at] = word(0);
+      words[at + 1] = word(length - 4);
+      for (let offset = 4, w = at + 2; offset < length - 4; offset += 4, w++) {
+        words[w] = word(offset);
+      }
+    }
+    shape.keyLength = length;
+  }
+
+  /**
+   * Whether `key` came to the node `shapeId` before (and was noted); notes it if not. A pair may
+   * sit in either of two slots, and a new pair overwrites them in turn, so two pairs whose slots
+   * collide still find each other.
+   */
+  #seenBefore(shapeId: number, key: string): boolean {
+    const last = key.length - 1;
+    const hash = Math.imul(
+      shapeId ^ Math.imul(last, 0x2f) ^ Math.imul(key.charCodeAt(0) | 0, 0x3b1) ^
+        Math.imul(key.charCodeAt(last) | 0, 0x1f0d),
+      0x9e3779b1,
+    );
+    const first = hash >>> (32 - PENDING_BITS);
+    const second = (hash >>> 12) & (PENDING_SLOTS - 1);
+    const ids = this.#pendingIds;
+    const keys = this.#pendingKeys;
+    if (ids[first] === shapeId && keys[first] === key) {
+      ids[first] = -1;
+      return true;
+    }
+    if (ids[second] === shapeId && keys[second] === key) {
+      ids[second] = -1;
+      return true;
+    }
+    const slot = (this.#pendingTurn ^= 1) === 0 ? first : second;
+    ids[slot] = shapeId;
+    keys[slot] = key;
+    return false;
+  }
+
+  /**
+   * Called before each top-level run: a tree that filled up is dropped and learned again, not at
+   * once but `RUNS_BEFORE_RENEWAL` runs later, so data with more shapes than the tree holds
+   * (small maps keyed by ids, say) does not spend every run rebuilding it.
+   */
+  renewIfFull(): void {
+    if (!this.#full || ++this.#runsSinceFull < RUNS_BEFORE_RENEWAL) return;
+    this.#full = false;
+    this.#runsSinceFull = 0;
+    this.#count = 0;
+    this.root.hot = null;
+    this.root.children = null;
+  }
+
+  /** The node of a key sequence, if the tree has it (for tests). */
+  find(keys: readonly string[]): MapShape | undefined {
+    let shape: MapShape | undefined = this.root;
+    for (const key of keys) {
+      shape = shape.hot?.key === key ? shape.hot : shape.children?.get(key);
+      if (shape === undefined) return undefined;
+    }
+    return shape;
+  }
+}
