@@ -492,7 +492,7 @@ function writeMap(map: Map<unknown, unknown>): void {
 /** msgpackr's default map form: always map16, the count back-patched after the entries. */
 function writeMap16Object(object: Record<string, unknown>): void {
   target[position++] = 0xde;
-  const sizeAt = position;
+  const sizeOffset = position - start; // relative to start: makeRoom may move the output
   position += 2;
   let size = 0;
   enter();
@@ -510,8 +510,8 @@ function writeMap16Object(object: Record<string, unknown>): void {
       'Object is too large to serialize with fast 16-bit map size, use the "variableMapSize" option to serialize this object',
     );
   }
-  target[sizeAt] = size >> 8;
-  target[sizeAt + 1] = size & 0xff;
+  target[start + sizeOffset] = size >> 8;
+  target[start + sizeOffset + 1] = size & 0xff;
 }
 const hasOwn = Object.hasOwn;
 
@@ -876,13 +876,14 @@ function writeBundledString(value: string): void {
     let field: number;
     if (open.field >= 0) {
       const wide = maxBytes > 0xffff;
-      const headerStart = position;
+      const headerOffset = position - start; // relative to start: makeRoom may move the output
       target[position] = wide ? 0xc9 : 0xc8;
       position += wide ? 5 : 3;
       target[position++] = 0x62;
       field = position - start;
       position += 4;
       writeBundleStrings(open);
+      const headerStart = start + headerOffset;
       let payloadLength = position - start - field;
       if (wide && payloadLength <= 0xffff) {
         // fits after all: msgpackr's ext16 form, so our bytes equal its bytes

@@ -258,6 +258,28 @@ describe("Packr.useBuffer()", () => {
     assert.notEqual(exported.buffer, buffer.buffer);
     assert.equal(packr.pack("again").byteOffset, 8);
   });
+
+  test("a buffer partly used (useBuffer) that grows during a map or a bundle: msgpackr's bytes", () => {
+    // map16 counts and bundle headers are written back after their contents: when the output
+    // grows meanwhile and did not start at 0, they must land where the contents moved to
+    for (const bundleStrings of [false, true]) {
+      for (const count of [50, 160, 400]) {
+        const value = Array.from(
+          { length: count },
+          (_, i) => ({ text: `${"x".repeat(20 + (i % 7) * 30)} ${i}`, n: i }),
+        );
+        const expected = hex(
+          new msgpackr.Packr({ useRecords: false, bundleStrings }).pack(value),
+        );
+        for (const size of [300, 1000, 5000, 20000]) {
+          const packr = new Packr({ useRecords: false, bundleStrings });
+          packr.useBuffer(new Uint8Array(size));
+          packr.pack({ first: 1 });
+          assert.equal(hex(packr.pack(value)), expected, `${bundleStrings} ${count} ${size}`);
+        }
+      }
+    }
+  });
 });
 
 describe("errors while packing", () => {
