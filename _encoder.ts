@@ -14,6 +14,7 @@ import type { Extension, ExtensionRegistry } from "./_extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "./_float32.ts";
 import type { Structure } from "./_options.ts";
 import { type ShapeNode, StructureEncoder } from "./_structures.ts";
+import { type MapShape, MAX_KEPT_KEY, ShapeTree } from "./_shape_tree.ts";
 import { writeTimestamp } from "./_timestamp.ts";
 import { typedArrayCode } from "./_typed_array_ext.ts";
 import { encodeUtf8Manually, textEncoder } from "./_utf8.ts";
@@ -495,12 +496,13 @@ function writeMap16Object(object: Record<string, unknown>): void {
   const sizeOffset = position - start; // relative to start: makeRoom may move the output
   position += 2;
   let size = 0;
+  let shape = bundle === null ? objectShapes.root : null;
   enter();
   // for-in walks the engine's cached key list without building an array; inherited enumerable
   // keys (rare) are skipped
   for (const key in object) {
     if (!hasOwn(object, key)) continue;
-    writeString(key);
+    shape = writeObjectKey(shape, key);
     writeValue(object[key]);
     size++;
   }
@@ -531,13 +533,61 @@ function writeVariableMapObject(object: Record<string, unknown>): void {
       writeValue(object[key]);
     }
   } else {
+    let shape = bundle === null ? objectShapes.root : null;
     for (let i = 0; i < length; i++) {
       const key = keys[i];
-      writeString(key);
+      shape = writeObjectKey(shape, key);
       writeValue(object[key]);
     }
   }
   depth--;
+}
+
+/**
+ * The encoder's tree of the key sequences of plain objects (`_shape_tree.ts`): a property name
+ * met where it was met last (same object shape, same place) is copied from the bytes kept in the
+ * tree instead of being encoded again. Not used while bundling strings (names may go into the
+ * bundle then).
+ */
+export const objectShapes: ShapeTree = new ShapeTree();
+const keptKeyWords = objectShapes.keyWords;
+
+/**
+ * Writes `key`, the next property name of an object whose names so far led to `shape`, and
+ * returns the shape that includes it (`null`: the tree does not follow this object further).
+ * The kept bytes are copied four at a time (word layout in `_shape_tree.ts`); a name written
+ * for the first time as a fixstr is kept.
+ */
+function writeObjectKey(shape: MapShape | null, key: string): MapShape | null {
+  if (shape !== null) {
+    const hot = shape.hot;
+    shape = hot !== null && hot.key === key ? hot : objectShapes.step(shape, key);
+  }
+  if (shape !== null && shape.keyLength !== 0) {
+    const length = shape.keyLength;
+    if (position + length > safeEnd) makeRoom(position + length);
+    const at = shape.keyAt;
+    if (length >= 4) {
+      targetView.setInt32(position, keptKeyWords[at], true);
+      targetView.setInt32(position + length - 4, keptKeyWords[at + 1], true);
+      for (let offset = 4, word = at + 2; offset < length - 4; offset += 4) {
+        targetView.setInt32(position + offset, keptKeyWords[word++], true);
+      }
+    } else {
+      const packed = keptKeyWords[at];
+      for (let i = 0; i < length; i++) target[position + i] = packed >> (8 * i);
+    }
+    position += length;
+    return shape;
+  }
+  const keyOffset = position - start; // relative to start: makeRoom may move the output
+  writeString(key);
+  const keyStart = start + keyOffset;
+  const header = target[keyStart];
+  if (
+    shape !== null && header >= 0xa0 && header < 0xc0 && position - keyStart <= MAX_KEPT_KEY
+  ) objectShapes.keepKey(shape, target, keyStart, position);
+  return shape;
 }
 
 function writePlainObject(object: Record<string, unknown>): void {
@@ -1056,6 +1106,7 @@ function encodeTopLevel(
     target = arena;
     targetView = arenaView;
   }
+  objectShapes.renewIfFull();
   try {
     return encodeValue(ctx, value, flags, output, false);
   } finally {

@@ -1,6 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // Plain maps decoded as objects follow a tree of key sequences and are built by their shape's
-// builder once the sequence is known (_map_shapes.ts). Whatever path a map takes (learning,
+// builder once the sequence is known (_map_shapes.ts, _shape_tree.ts); the encoder copies the
+// names of plain objects from a tree of its own (_encoder.ts) and must write msgpackr's bytes. Whatever path a map takes (learning,
 // built, a full tree, a tree renewed), the object must be the one msgpackr makes: same keys in
 // the same order, same values, Object.prototype; and the value stack must keep nothing alive.
 
@@ -11,6 +12,7 @@ import { addExtension, pack, Packr, unpack, Unpackr } from "../mod.ts";
 import * as noEval from "../no_eval.ts";
 import { mapShapes, MAX_SHAPED_KEYS, valueStack } from "../_map_shapes.ts";
 import { MAX_SHAPES, RUNS_BEFORE_RENEWAL } from "../_shape_tree.ts";
+import { objectShapes } from "../_encoder.ts";
 import { benchData, random } from "./_util.ts";
 
 /** Objects as [whether the prototype is Object.prototype, [key, value] pairs in order]. */
@@ -249,5 +251,87 @@ describe("plain maps: shapes learned from key sequences", () => {
     const structures: string[][] = [];
     const records = new Packr({ structures }).pack(value);
     assert.deepEqual(new Unpackr({ structures }).unpack(records), value);
+  });
+});
+
+describe("pack: property names copied from the encoder's shape tree", () => {
+  const hexOf = (bytes: Uint8Array) =>
+    Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+  function assertPacksAsMsgpackr(
+    options: Record<string, unknown>,
+    values: unknown[],
+    rounds = 6,
+  ): void {
+    const ours = new Packr({ useRecords: false, ...options });
+    const theirs = new msgpackr.Packr({ useRecords: false, ...options });
+    for (let round = 0; round < rounds; round++) {
+      for (const value of values) {
+        assert.equal(hexOf(ours.pack(value)), hexOf(theirs.pack(value)), JSON.stringify(value));
+      }
+    }
+  }
+
+  const name = (length: number, first: number) =>
+    Array.from({ length }, (_, i) => String.fromCharCode(first + (i % 26))).join("");
+
+  test("names of every length, non-ASCII and lone surrogates, learned and copied, as msgpackr", () => {
+    const values: unknown[] = [];
+    for (let length = 0; length <= 40; length++) {
+      values.push({ [name(length, 97)]: length, tail: [length], [name(length, 65)]: { in: 1 } });
+    }
+    values.push(
+      { "é": 1, "東京": 2, "😀": 3, "\ud800": 4, "a\udc00b": 5 },
+      { "é": 1, "東京": 2, "😀": 3, "\ud800": 4, "a\udc00b": 5 },
+      { __proto__: null, x: 1 },
+      Object.assign(Object.create({ inherited: 1 }), { own: 2 }),
+    );
+    assertPacksAsMsgpackr({}, values);
+    assertPacksAsMsgpackr({ variableMapSize: true }, values);
+    for (const value of values) assert.deepEqual(hexOf(pack(value)), hexOf(msgpackr.pack(value)));
+  });
+
+  test("shapes that share prefixes, alternate and differ by one name", () => {
+    const values = Array.from({ length: 40 }, (_, i) =>
+      [
+        { id: i, name: "n", tags: ["t"] },
+        { id: i, name: "n", meta: { deep: { deeper: i } } },
+        { other: true, id: i },
+        { id: i, nam3: "x", tags: [] },
+      ][i % 4]);
+    assertPacksAsMsgpackr({}, [values]);
+  });
+
+  test("names copied while the output grows, into a buffer already partly used (useBuffer)", () => {
+    const value = Array.from(
+      { length: 300 },
+      (_, i) => ({ alpha_beta: i, gamma: "g".repeat(i % 50), delta_epsilon_zeta: i }),
+    );
+    const expected = hexOf(msgpackr.pack(value));
+    const packr = new Packr({ useRecords: false });
+    for (let round = 0; round < 4; round++) {
+      const buffer = new Uint8Array(256 + round * 1000);
+      packr.useBuffer(buffer);
+      packr.pack({ first: 1 }); // the next pack starts after this one, not at 0
+      assert.equal(hexOf(packr.pack(value)), expected);
+    }
+    assert.equal(hexOf(pack(value)), expected);
+  });
+
+  test("bundleStrings: names are not copied (they may go into the bundle)", () => {
+    const values = Array.from({ length: 12 }, (_, i) => ({ longer_name: `value ${i}`, n: i }));
+    assertPacksAsMsgpackr({ bundleStrings: true }, values);
+  });
+
+  test("the encoder's tree is bounded and renewed", () => {
+    for (let message = 0; message < 700; message++) {
+      const keys = Array.from({ length: 6 }, (_, i) => `m${message}_${i}`);
+      const object = Object.fromEntries(keys.map((key, i) => [key, i]));
+      const bytes = pack([object, object, object]);
+      assert.equal(hexOf(bytes), hexOf(msgpackr.pack([object, object, object])));
+      assert.ok(objectShapes.size <= MAX_SHAPES);
+    }
+    for (let i = 0; i <= RUNS_BEFORE_RENEWAL; i++) pack({ again: 1 });
+    assert.ok(objectShapes.size < MAX_SHAPES);
   });
 });
