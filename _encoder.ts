@@ -456,7 +456,13 @@ function writeArray(array: readonly unknown[]): void {
     position += 4;
   }
   enter();
-  for (let i = 0; i < length; i++) writeValue(array[i]);
+  for (let i = 0; i < length; i++) {
+    const item = array[i];
+    // numbers (vectors, series) straight to writeNumber: this call site only ever sees numbers,
+    // so the engine keeps it fast whatever else `writeValue` has seen
+    if (typeof item === "number" && position <= safeEnd) writeNumber(item);
+    else writeValue(item);
+  }
   depth--;
 }
 
