@@ -458,9 +458,10 @@ function writeArray(array: readonly unknown[]): void {
   enter();
   for (let i = 0; i < length; i++) {
     const item = array[i];
-    // numbers (vectors, series) straight to writeNumber: this call site only ever sees numbers,
-    // so the engine keeps it fast whatever else `writeValue` has seen
+    // numbers (vectors, series) and strings straight to their writers: these call sites only
+    // ever see one type, so the engine keeps them fast whatever else `writeValue` has seen
     if (typeof item === "number" && position <= safeEnd) writeNumber(item);
+    else if (typeof item === "string") writeString(item);
     else writeValue(item);
   }
   depth--;
