@@ -13,6 +13,7 @@ import type { Extension, ExtensionRegistry } from "./_extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "./_float32.ts";
 import { createRecordType, type RecordType, resetCompileAllowance } from "./_record_reader.ts";
 import {
+  type MapShape,
   mapShapes,
   markStackUse,
   MAX_SHAPED_KEYS,
@@ -22,7 +23,7 @@ import {
   storeValues,
   valueStack,
 } from "./_map_shapes.ts";
-import { type MapShape, MAX_KEPT_KEY } from "./_shape_tree.ts";
+import { MAX_KEPT_KEY } from "./_shape_tree.ts";
 import { RecordTable } from "./_record_table.ts";
 import { decodeBigIntPayload } from "./_bigint_ext.ts";
 import { decodeTimestamp } from "./_timestamp.ts";
@@ -398,26 +399,33 @@ function readMap(length: number): unknown {
   // every entry takes at least two bytes
   if (length > (srcEnd - position) / 2) throw incomplete(position + 2 * length);
   enterContainer();
-  let result: unknown;
-  if (context.mapsAsObjects) {
-    if (length <= MAX_SHAPED_KEYS && length > 0) {
-      result = readShapedMap(length);
-    } else {
-      const object: Record<string, unknown> = {};
-      for (let i = 0; i < length; i++) {
-        const key = readKey();
-        object[key === "__proto__" ? "__proto_" : key] = read();
-      }
-      result = object;
-    }
-  } else {
-    chargeHeap(MAP_HEAP, position);
-    const map = new Map();
-    for (let i = 0; i < length; i++) map.set(read(), read());
-    result = map;
-  }
+  // kept small (the forms are functions of their own) so engines can inline it into `read`
+  // without spending their inlining budget there
+  const result = !context.mapsAsObjects
+    ? readMapAsMap(length)
+    : length <= MAX_SHAPED_KEYS && length > 0
+    ? readShapedMap(length)
+    : readObjectByStores(length);
   depth--;
   return result;
+}
+
+/** A map as a `Map` (`mapsAsObjects: false`). */
+function readMapAsMap(length: number): Map<unknown, unknown> {
+  chargeHeap(MAP_HEAP, position);
+  const map = new Map();
+  for (let i = 0; i < length; i++) map.set(read(), read());
+  return map;
+}
+
+/** A map as an object built by one store per entry (maps the shape tree does not follow). */
+function readObjectByStores(length: number): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  for (let i = 0; i < length; i++) {
+    const key = readKey();
+    object[key === "__proto__" ? "__proto_" : key] = read();
+  }
+  return object;
 }
 
 /** Next free slot of the map value stack (`_map_shapes.ts`). */

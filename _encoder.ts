@@ -14,7 +14,7 @@ import type { Extension, ExtensionRegistry } from "./_extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "./_float32.ts";
 import type { Structure } from "./_options.ts";
 import { type ShapeNode, StructureEncoder } from "./_structures.ts";
-import { type MapShape, MAX_KEPT_KEY, ShapeTree } from "./_shape_tree.ts";
+import { type KeyNode, MAX_KEPT_KEY, ShapeTree } from "./_shape_tree.ts";
 import { writeTimestamp } from "./_timestamp.ts";
 import { typedArrayCode } from "./_typed_array_ext.ts";
 import { encodeUtf8Manually, textEncoder } from "./_utf8.ts";
@@ -556,7 +556,20 @@ function writeVariableMapObject(object: Record<string, unknown>): void {
  * tree instead of being encoded again. Not used while bundling strings (names may go into the
  * bundle then).
  */
-export const objectShapes: ShapeTree = new ShapeTree();
+export const objectShapes: ShapeTree<KeyShape> = new ShapeTree<KeyShape>(
+  (id, key, parent, size, keyAt) => ({
+    id,
+    key,
+    parent,
+    size,
+    hot: null,
+    children: null,
+    keyAt,
+    keyLength: 0,
+  }),
+);
+/** A key sequence of plain objects being packed. */
+type KeyShape = KeyNode<KeyShape>;
 const keptKeyWords = objectShapes.keyWords;
 
 /**
@@ -565,7 +578,7 @@ const keptKeyWords = objectShapes.keyWords;
  * The kept bytes are copied four at a time (word layout in `_shape_tree.ts`); a name written
  * for the first time as a fixstr is kept.
  */
-function writeObjectKey(shape: MapShape | null, key: string): MapShape | null {
+function writeObjectKey(shape: KeyShape | null, key: string): KeyShape | null {
   if (shape !== null) {
     const hot = shape.hot;
     shape = hot !== null && hot.key === key ? hot : objectShapes.step(shape, key);

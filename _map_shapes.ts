@@ -2,7 +2,7 @@
 // This module is browser compatible.
 
 import { createShapeBuilder } from "./_record_reader.ts";
-import { type MapShape, ShapeTree } from "./_shape_tree.ts";
+import { type KeyNode, ShapeTree } from "./_shape_tree.ts";
 
 // Plain maps decoded as objects, built by shape. A map's object used to be built with one store
 // per entry, `object[key] = value`, from one store site that sees every property name of every
@@ -28,8 +28,37 @@ import { type MapShape, ShapeTree } from "./_shape_tree.ts";
 /** Maps with more entries are decoded with plain stores (dictionaries, not shapes). */
 export const MAX_SHAPED_KEYS = 32;
 
+/** A key sequence of maps decoded as objects, with what the decoder keeps for its objects. */
+export interface MapShape extends KeyNode<MapShape> {
+  /** The keys in order, made when they are first needed. */
+  names: string[] | null;
+  /** Maps that ended here, until the count at which the next builder is asked for. */
+  ends: number;
+  nextBuilderAt: number;
+  /** Builds the object from the values on the stack at `cursor`; null until it is earned. */
+  build: (() => Record<string, unknown>) | null;
+}
+
+/** Maps that end at a shape before it asks for its builder (after a refusal: 4 times later). */
+const BUILDER_AFTER_ENDS = 4;
+
 /** The decoder's tree of the key sequences of maps decoded as objects. */
-export const mapShapes: ShapeTree = new ShapeTree();
+export const mapShapes: ShapeTree<MapShape> = new ShapeTree<MapShape>(
+  (id, key, parent, size, keyAt) => ({
+    id,
+    key,
+    parent,
+    size,
+    hot: null,
+    children: null,
+    keyAt,
+    keyLength: 0,
+    names: null,
+    ends: 0,
+    nextBuilderAt: BUILDER_AFTER_ENDS,
+    build: null,
+  }),
+);
 
 function namesOf(shape: MapShape): string[] {
   const names = new Array<string>(shape.size);

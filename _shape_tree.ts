@@ -18,32 +18,38 @@
 // which it makes none; a full tree is dropped `RUNS_BEFORE_RENEWAL` top-level runs (decodes or
 // packs) later and learned again.
 
-/** A key sequence: the node of its last key. */
-export interface MapShape {
+/** A key sequence: the node of its last key (`Node` is the codec's own node type). */
+export interface KeyNode<Node extends KeyNode<Node>> {
   /** Never reused (the pending table names nodes by id, not by reference). */
   readonly id: number;
   /** The last key of the sequence ("" at the root). */
   readonly key: string;
-  readonly parent: MapShape | null;
+  readonly parent: Node | null;
   /** Number of keys. */
   readonly size: number;
   /** The child stepped to last: checked before `children`. */
-  hot: MapShape | null;
+  hot: Node | null;
   /** Every child, once there are two (a single child is only `hot`). */
-  children: Map<string, MapShape> | null;
+  children: Map<string, Node> | null;
   /** Where the key's encoded bytes start in the tree's `keyWords`. */
   readonly keyAt: number;
   /** Their length; 0 while none are kept (the key came in another encoding, or not yet). */
   keyLength: number;
-  // ---- the decoder's, for objects of this exact sequence (`_map_shapes.ts`) ----
-  /** The keys in order, made when they are first needed. */
-  names: string[] | null;
-  /** Maps that ended here, until the count at which the next builder is asked for. */
-  ends: number;
-  nextBuilderAt: number;
-  /** Builds the object from values the decoder read; null until it is earned. */
-  build: (() => Record<string, unknown>) | null;
 }
+
+/**
+ * Makes a node with `hot` and `children` null and `keyLength` 0. Each codec writes its own
+ * object literal, so the engines give the encoder's and the decoder's nodes different hidden
+ * classes: code that reads nodes of one kind stays specialised to them (sharing one made Deno's
+ * whole decoder 10-40% slower once the encoder had also run).
+ */
+export type CreateNode<Node> = (
+  id: number,
+  key: string,
+  parent: Node | null,
+  size: number,
+  keyAt: number,
+) => Node;
 
 /** Most nodes in a tree. */
 export const MAX_SHAPES = 4096;
@@ -53,9 +59,6 @@ export const RUNS_BEFORE_RENEWAL = 64;
 const KEY_SLOT = 8;
 /** Longest encoded key kept, in bytes. */
 export const MAX_KEPT_KEY = KEY_SLOT * 4;
-/** Maps that end at a shape before the decoder asks for its builder. */
-const BUILDER_AFTER_ENDS = 4;
-
 let nextShapeId = 0;
 
 /** Slots of the pending table (a power of two); see `seenBefore`. */
@@ -63,9 +66,9 @@ const PENDING_BITS = 10;
 const PENDING_SLOTS = 1 << PENDING_BITS;
 
 /** One tree of key sequences with the encoded bytes of its keys. */
-export class ShapeTree {
+export class ShapeTree<Node extends KeyNode<Node>> {
   /** The empty sequence, where every object starts (its `keyAt` is never read). */
-  readonly root: MapShape;
+  readonly root: Node;
   /**
    * The encoded key of each node (header and bytes, at most 32 bytes), at its `keyAt`, as 32-bit
    * little-endian words so that it is compared or copied four bytes at a time:
@@ -80,8 +83,10 @@ export class ShapeTree {
   readonly #pendingIds = new Int32Array(PENDING_SLOTS).fill(-1);
   readonly #pendingKeys: string[] = new Array(PENDING_SLOTS).fill("");
   #pendingTurn = 0;
+  readonly #createNode: CreateNode<Node>;
 
-  constructor() {
+  constructor(createNode: CreateNode<Node>) {
+    this.#createNode = createNode;
     this.root = this.#create("", null);
   }
 
@@ -90,28 +95,21 @@ export class ShapeTree {
     return this.#count;
   }
 
-  #create(key: string, parent: MapShape | null): MapShape {
-    return {
-      id: nextShapeId++ & 0x3fffffff,
+  #create(key: string, parent: Node | null): Node {
+    return this.#createNode(
+      nextShapeId++ & 0x3fffffff,
       key,
       parent,
-      size: parent === null ? 0 : parent.size + 1,
-      hot: null,
-      children: null,
-      keyAt: (this.#count % MAX_SHAPES) * KEY_SLOT,
-      keyLength: 0,
-      names: null,
-      ends: 0,
-      nextBuilderAt: BUILDER_AFTER_ENDS,
-      build: null,
-    };
+      parent === null ? 0 : parent.size + 1,
+      (this.#count % MAX_SHAPES) * KEY_SLOT,
+    );
   }
 
   /**
    * The child of `shape` for `key` (it becomes `hot`), made if new; `null` when the tree has
    * none and makes none now (a first sighting of a further child, or a full tree).
    */
-  step(shape: MapShape, key: string): MapShape | null {
+  step(shape: Node, key: string): Node | null {
     const hot = shape.hot;
     let child = hot === null ? undefined : hot.key === key ? hot : shape.children?.get(key);
     if (child === undefined) {
@@ -132,7 +130,7 @@ export class ShapeTree {
   }
 
   /** Keeps `encoded[start, end)` (at most `MAX_KEPT_KEY` bytes) as `shape`'s key bytes. */
-  keepKey(shape: MapShape, encoded: Uint8Array, start: number, end: number): void {
+  keepKey(shape: Node, encoded: Uint8Array, start: number, end: number): void {
     const words = this.keyWords;
     const at = shape.keyAt;
     const length = end - start;
@@ -198,8 +196,8 @@ export class ShapeTree {
   }
 
   /** The node of a key sequence, if the tree has it (for tests). */
-  find(keys: readonly string[]): MapShape | undefined {
-    let shape: MapShape | undefined = this.root;
+  find(keys: readonly string[]): Node | undefined {
+    let shape: Node | undefined = this.root;
     for (const key of keys) {
       shape = shape.hot?.key === key ? shape.hot : shape.children?.get(key);
       if (shape === undefined) return undefined;
