@@ -19,11 +19,11 @@ import { type KeyNode, ShapeTree } from "./_shape_tree.ts";
 // map whose next key the tree has no node for is finished with the stores. Compiling shares the
 // records' allowance of 32 shapes per decode.
 //
-// Measured (scratch A/B of plain `unpack` against the decoder before this module, same process,
-// fastest of 15 rounds, 3 runs): Deno 2.9 1.10-1.15x on example4.json, 1.17-1.26x on
-// sample-large.json, 1.18-1.29x on the 20-item service response, 1.29-1.41x on 1,000 log
-// events, 1.07-1.11x on unicode text; Bun 1.4 1.20-1.28x, 1.38-1.43x, 1.41x, 1.57-1.59x and
-// 1.15x. Many small maps keyed by ids, unique per message: 1.0-1.12x slower.
+// Measured (`npm run bench:deno` / `bench:bun` at 6653b85 against the tables of 5de5369, plain
+// `unpack`, median µs): Deno example4.json 19.1 -> 16.2, sample-large.json 15.8 -> 11.7, the
+// 20-item service response 7.8 -> 5.8, 1,000 log events 351 -> 244; Bun 21.8 -> 15.1, 16.9 ->
+// 12.4, 9.6 -> 5.4, 447 -> 232. Many small maps keyed by ids, unique per message (a scratch
+// stress test): 1.0-1.12x slower.
 
 /** Maps with more entries are decoded with plain stores (dictionaries, not shapes). */
 export const MAX_SHAPED_KEYS = 32;
