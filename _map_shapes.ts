@@ -26,7 +26,7 @@ import { type KeyNode, ShapeTree } from "./_shape_tree.ts";
 // stress test): 1.0-1.12x slower.
 
 /** Maps with more entries are decoded with plain stores (dictionaries, not shapes). */
-export const MAX_SHAPED_KEYS = 32;
+export const MAX_SHAPED_KEYS = 64;
 
 /** A key sequence of maps decoded as objects, with what the decoder keeps for its objects. */
 export interface MapShape extends KeyNode<MapShape> {
