@@ -19,10 +19,10 @@ import { type KeyNode, ShapeTree } from "./_shape_tree.ts";
 // map whose next key the tree has no node for is finished with the stores. Compiling shares the
 // records' allowance of 32 shapes per decode.
 //
-// Measured (`npm run bench:deno` / `bench:bun` at 6653b85 against the tables of 5de5369, plain
-// `unpack`, median µs): Deno example4.json 19.1 -> 16.2, sample-large.json 15.8 -> 11.7, the
-// 20-item service response 7.8 -> 5.8, 1,000 log events 351 -> 244; Bun 21.8 -> 15.1, 16.9 ->
-// 12.4, 9.6 -> 5.4, 447 -> 232. Many small maps keyed by ids, unique per message (a scratch
+// Measured (`npm run bench:deno` / `bench:bun` at 99b6b97 against the tables of 5de5369, plain
+// `unpack`, median µs): Deno example4.json 19.1 -> 15.5, sample-large.json 15.8 -> 13.1, the
+// 20-item service response 7.8 -> 6.0, 1,000 log events 351 -> 245; Bun 21.8 -> 13.9, 16.9 ->
+// 12.6, 9.6 -> 5.4, 447 -> 232. Many small maps keyed by ids, unique per message (a scratch
 // stress test): 1.0-1.12x slower.
 
 /** Maps with more entries are decoded with plain stores (dictionaries, not shapes). */
