@@ -557,6 +557,7 @@ function writeVariableMapObject(object: Record<string, unknown>): void {
  * bundle then).
  */
 export const objectShapes: ShapeTree<KeyShape> = new ShapeTree<KeyShape>(
+  // the encoder's own node literal, not shared with the decoder's (see `CreateNode`)
   (id, key, parent, size, keyAt) => ({
     id,
     key,

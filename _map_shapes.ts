@@ -44,6 +44,7 @@ const BUILDER_AFTER_ENDS = 4;
 
 /** The decoder's tree of the key sequences of maps decoded as objects. */
 export const mapShapes: ShapeTree<MapShape> = new ShapeTree<MapShape>(
+  // the decoder's own node literal, not shared with the encoder's (see `CreateNode`)
   (id, key, parent, size, keyAt) => ({
     id,
     key,
