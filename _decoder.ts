@@ -447,7 +447,7 @@ function readShapedMap(length: number): object {
   for (let i = 0; i < length; i++) {
     const hot = shape.hot;
     // Is the next key the one this shape met last? Compare the input with its encoded bytes
-    // (layout in `_map_shapes.ts`), four at a time; if equal, step over them: no decoding.
+    // (layout in `_shape_tree.ts`), four at a time; if equal, step over them: no decoding.
     // Inline, not a call: a call here costs JavaScriptCore a tenth of the whole decode.
     let same = false;
     if (hot !== null && words !== null) {
