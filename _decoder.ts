@@ -29,7 +29,7 @@ import { decodeBigIntPayload } from "./_bigint_ext.ts";
 import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
 import { decodeString, decodeStringStrict } from "./_utf8.ts";
-import { cachedString, cacheHits, keyCache, valueCache } from "./_string_cache.ts";
+import { cachedString, keyCache, valueCache } from "./_string_cache.ts";
 import type { Structure } from "./_options.ts";
 
 /** How 64-bit integers decode: 0 bigint, 1 number, 2 string, 3 auto. */
@@ -341,11 +341,12 @@ const VALUE_CACHE_LONGEST_REST = 65536;
 let valueCacheRest = VALUE_CACHE_FIRST_REST;
 let valueCacheOn = true;
 let valueCacheCountdown = VALUE_CACHE_WINDOW;
-let valueCacheHitsBefore = 0;
+let valueCacheMissesBefore = 0;
 
 /** A probe window ended: keep the cache on, or bypass it for a while if it rarely hit. */
 function endValueCacheWindow(): void {
-  if (cacheHits - valueCacheHitsBefore < VALUE_CACHE_WINDOW / 4) {
+  // fewer than a quarter of the window hit: more than three quarters missed
+  if (valueCache.misses - valueCacheMissesBefore > VALUE_CACHE_WINDOW * 3 / 4) {
     valueCacheOn = false;
     valueCacheCountdown = valueCacheRest;
     if (valueCacheRest < VALUE_CACHE_LONGEST_REST) valueCacheRest *= 2;
@@ -358,7 +359,7 @@ function endValueCacheWindow(): void {
 function startValueCacheWindow(): void {
   valueCacheOn = true;
   valueCacheCountdown = VALUE_CACHE_WINDOW;
-  valueCacheHitsBefore = cacheHits;
+  valueCacheMissesBefore = valueCache.misses;
 }
 
 /** A string under the `fatal` option: ill-formed UTF-8 is invalid data. */

@@ -21,6 +21,8 @@ export interface StringCache {
   /** Entries - 1 (entries is a power of two). */
   readonly mask: number;
   readonly maxBytes: number;
+  /** Lookups that were not answered from this cache so far (callers compare two readings). */
+  misses: number;
 }
 
 /** Creates a cache of `entries` (a power of two) strings of up to `maxBytes` (< 128) bytes. */
@@ -31,11 +33,9 @@ function createStringCache(entries: number, maxBytes: number): StringCache {
     strings: new Array(entries).fill(""),
     mask: entries - 1,
     maxBytes,
+    misses: 0,
   };
 }
-
-/** Lookups answered from any cache so far (callers compare two readings to get a hit rate). */
-export let cacheHits = 0;
 
 /** The cache for map keys: 4096 keys of up to 32 bytes. */
 export const keyCache: StringCache = createStringCache(4096, 32);
@@ -59,11 +59,9 @@ export function cachedString(
   if (cache.lengths[entry] === length) {
     let i = 0;
     while (i < length && stored[base + i] === bytes[start + i]) i++;
-    if (i === length) {
-      cacheHits++;
-      return cache.strings[entry];
-    }
+    if (i === length) return cache.strings[entry];
   }
+  cache.misses++; // counted on the slow path only, so a hit costs nothing more
   const text = decodeString(bytes, start, start + length);
   cache.lengths[entry] = length;
   for (let i = 0; i < length; i++) stored[base + i] = bytes[start + i];
