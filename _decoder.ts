@@ -23,7 +23,6 @@ import {
   storeValues,
   valueStack,
 } from "./_map_shapes.ts";
-import { MAX_KEPT_KEY } from "./_shape_tree.ts";
 import { RecordTable } from "./_record_table.ts";
 import { decodeBigIntPayload } from "./_bigint_ext.ts";
 import { decodeTimestamp } from "./_timestamp.ts";
@@ -421,11 +420,12 @@ function readMapAsMap(length: number): Map<unknown, unknown> {
 
 /** A map as an object built by one store per entry (maps the shape tree does not follow). */
 function readObjectByStores(length: number): Record<string, unknown> {
-  const object: Record<string, unknown> = {};
-  for (let i = 0; i < length; i++) {
-    const key = readKey();
-    object[key === "__proto__" ? "__proto_" : key] = read();
-  }
+  return storeEntries({}, length);
+}
+
+/** Reads `count` map entries into `object`, one store each, and returns it. */
+function storeEntries(object: Record<string, unknown>, count: number): Record<string, unknown> {
+  for (let i = 0; i < count; i++) object[readKey()] = read();
   return object;
 }
 
@@ -474,16 +474,11 @@ function readShapedMap(length: number): object {
       shape = hot!;
     } else {
       const keyStart = position;
-      let key = readKey();
-      if (key === "__proto__") key = "__proto_";
+      const key = readKey();
       const next = hot !== null && hot.key === key ? hot : tree.step(shape, key);
       if (next === null) return readUnshapedRest(shape, base, i, key, length);
-      // a fixstr key's bytes are kept for comparison (not under `fatal`: they were not checked)
-      const token = src[keyStart];
-      if (
-        next.keyLength === 0 && token >= 0xa0 && token < 0xc0 && words !== null &&
-        position - keyStart <= MAX_KEPT_KEY
-      ) tree.keepKey(next, src, keyStart, position);
+      // the key's bytes are kept for comparison (not under `fatal`: they were not checked)
+      if (next.keyLength === 0 && words !== null) tree.keepKey(next, src, keyStart, position);
       shape = next;
     }
     valueStack[stackTop++] = read(); // the slot is taken before a nested map reads
@@ -507,31 +502,33 @@ function readUnshapedRest(
   stackTop = base;
   const object = storeValues(shapeNames(shape), count, base);
   object[key] = read();
-  for (let i = count + 1; i < length; i++) {
-    const next = readKey();
-    object[next === "__proto__" ? "__proto_" : next] = read();
-  }
-  return object;
+  return storeEntries(object, length - count - 1);
 }
 
-/** Reads a map key as a property name; fixstr keys come from the key cache. */
+/**
+ * Reads a map key as a property name; fixstr keys come from the key cache. `__proto__` becomes
+ * `__proto_` (msgpackr's rule, §6.5), so a decoded map can never replace an object's prototype.
+ */
 function readKey(): string {
+  let key: string;
   const token = src[position];
   if (token >= 0xa0 && token < 0xc0) {
     const length = token - 0xa0;
     if (length >= srcEnd - position) throw incomplete(position + 1 + length);
     position += 1 + length;
     // the key cache is shared with lenient decoders: strict keys are checked, not cached
-    return fatalStrings
+    key = fatalStrings
       ? strictString(position - length, position)
       : length === 0
       ? ""
       : length > keyCache.maxBytes
       ? decodeString(src, position - length, position)
       : cachedString(keyCache, src, position - length, length);
+  } else {
+    const offset = position;
+    key = toPropertyKey(read(), offset);
   }
-  const offset = position;
-  return toPropertyKey(read(), offset);
+  return key === "__proto__" ? "__proto_" : key;
 }
 
 /**

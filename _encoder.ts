@@ -14,7 +14,7 @@ import type { Extension, ExtensionRegistry } from "./_extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "./_float32.ts";
 import type { Structure } from "./_options.ts";
 import { type ShapeNode, StructureEncoder } from "./_structures.ts";
-import { type KeyNode, MAX_KEPT_KEY, ShapeTree } from "./_shape_tree.ts";
+import { type KeyNode, ShapeTree } from "./_shape_tree.ts";
 import { writeTimestamp } from "./_timestamp.ts";
 import { typedArrayCode } from "./_typed_array_ext.ts";
 import { encodeUtf8Manually, textEncoder } from "./_utf8.ts";
@@ -577,7 +577,7 @@ const keptKeyWords = objectShapes.keyWords;
  * Writes `key`, the next property name of an object whose names so far led to `shape`, and
  * returns the shape that includes it (`null`: the tree does not follow this object further).
  * The kept bytes are copied four at a time (word layout in `_shape_tree.ts`); a name written
- * for the first time as a fixstr is kept.
+ * for the first time is kept (if it is a fixstr).
  */
 function writeObjectKey(shape: KeyShape | null, key: string): KeyShape | null {
   if (shape !== null) {
@@ -603,11 +603,7 @@ function writeObjectKey(shape: KeyShape | null, key: string): KeyShape | null {
   }
   const keyOffset = position - start; // relative to start: makeRoom may move the output
   writeString(key);
-  const keyStart = start + keyOffset;
-  const header = target[keyStart];
-  if (
-    shape !== null && header >= 0xa0 && header < 0xc0 && position - keyStart <= MAX_KEPT_KEY
-  ) objectShapes.keepKey(shape, target, keyStart, position);
+  if (shape !== null) objectShapes.keepKey(shape, target, start + keyOffset, position);
   return shape;
 }
 

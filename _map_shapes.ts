@@ -107,7 +107,7 @@ export function objectOfShape(shape: MapShape, base: number, compile: boolean): 
     cursor = base;
     return build();
   }
-  const names = shape.names ??= namesOf(shape);
+  const names = shapeNames(shape);
   if (++shape.ends >= shape.nextBuilderAt) {
     shape.build = createShapeBuilder(names, popValue, compile);
     shape.nextBuilderAt *= 4;
@@ -126,7 +126,7 @@ export function storeValues(
   return object;
 }
 
-/** The keys of `shape`, in order (for a map finished with the stores). */
+/** The keys of `shape`, in order, made when first needed. */
 export function shapeNames(shape: MapShape): readonly string[] {
   return shape.names ??= namesOf(shape);
 }

@@ -57,8 +57,6 @@ export const MAX_SHAPES = 4096;
 export const RUNS_BEFORE_RENEWAL = 64;
 /** Words reserved per node in `keyWords`: a fixstr header and up to 31 bytes. */
 const KEY_SLOT = 8;
-/** Longest encoded key kept, in bytes. */
-export const MAX_KEPT_KEY = KEY_SLOT * 4;
 let nextShapeId = 0;
 
 /** Slots of the pending table (a power of two); see `seenBefore`. */
@@ -129,8 +127,13 @@ export class ShapeTree<Node extends KeyNode<Node>> {
     return child;
   }
 
-  /** Keeps `encoded[start, end)` (at most `MAX_KEPT_KEY` bytes) as `shape`'s key bytes. */
+  /**
+   * Keeps `encoded[start, end)`, the encoded key of `shape`, as its key bytes when it is a fixstr
+   * (at most 32 bytes: one slot); a key in another encoding is not kept.
+   */
   keepKey(shape: Node, encoded: Uint8Array, start: number, end: number): void {
+    const header = encoded[start];
+    if (header < 0xa0 || header >= 0xc0) return;
     const words = this.keyWords;
     const at = shape.keyAt;
     const length = end - start;
