@@ -29,6 +29,7 @@ import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
 import { decodeString, decodeStringStrict } from "./_utf8.ts";
 import { cachedString, keyCache, valueCache } from "./_string_cache.ts";
+import { closeLatin1Window, MAX_SLICED, MIN_SLICED, sliceAsciiString } from "./_latin1_window.ts";
 import type { Structure } from "./_options.ts";
 
 /** How 64-bit integers decode: 0 bigint, 1 number, 2 string, 3 auto. */
@@ -325,6 +326,10 @@ function readString(length: number): string {
     return text;
   }
   if (length <= VALUE_CACHE_MAX && --valueCacheCountdown === 0) startValueCacheWindow();
+  if (length >= MIN_SLICED && length <= MAX_SLICED) {
+    const text = sliceAsciiString(src, dataView(), start, position, srcEnd);
+    if (text !== null) return text;
+  }
   return decodeString(src, start, position);
 }
 
@@ -1046,6 +1051,7 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   extensionDecoders = ctx.extensions.decoders();
   bundle = null;
   references = null;
+  closeLatin1Window(); // the same bytes may hold another message now
 }
 
 function finish(): void {
@@ -1056,6 +1062,7 @@ function finish(): void {
   src = EMPTY;
   viewSource = null;
   view = null;
+  closeLatin1Window();
 }
 const EMPTY = new Uint8Array(0);
 

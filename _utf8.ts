@@ -24,7 +24,7 @@ const fromCharCode = String.fromCharCode;
 // strings with `utf8Slice` where it was checked to equal `TextDecoder` (Deno and Bun, including
 // every ill-formed sequence), else `TextDecoder` or the JavaScript decoder below.
 
-type SliceMethod = (this: Uint8Array, start: number, end: number) => string;
+export type SliceMethod = (this: Uint8Array, start: number, end: number) => string;
 
 const runtime = globalThis as {
   Bun?: unknown;
@@ -32,7 +32,8 @@ const runtime = globalThis as {
   Buffer?: { prototype: { latin1Slice?: unknown; utf8Slice?: unknown } };
 };
 const bufferMethods = runtime.Buffer?.prototype;
-const latin1Slice = typeof bufferMethods?.latin1Slice === "function"
+/** `Buffer.prototype.latin1Slice` where the runtime has it (Deno, Bun, Node), else `null`. */
+export const latin1Slice: SliceMethod | null = typeof bufferMethods?.latin1Slice === "function"
   ? bufferMethods.latin1Slice as SliceMethod
   : null;
 const utf8Slice = (runtime.Bun !== undefined || runtime.Deno !== undefined) &&

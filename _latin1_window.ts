@@ -1,0 +1,83 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+import { latin1Slice } from "./_utf8.ts";
+
+// Medium-length ASCII strings sliced out of a Latin-1 window of the input.
+//
+// Making a string from bytes costs a call into the runtime (`utf8Slice` / `latin1Slice`: ~55 ns
+// on Deno, ~30-45 on Bun, whatever the length up to a few hundred bytes), while slicing a string
+// that already exists is an engine builtin (~10-15 ns) that shares the characters instead of
+// copying them (V8: slices of 13 characters or more; JavaScriptCore: all). msgpackr's native
+// addon does the same: it makes the strings of a stretch of input as one Latin-1 string and its
+// JavaScript slices them. Here `sliceAsciiString` turns up to WINDOW_BYTES of the input, from a
+// string that needs it, into one Latin-1 string with one `latin1Slice` call, and slices the
+// following ASCII strings out of it while they lie inside (ASCII reads the same in Latin-1 and
+// UTF-8; the headers and other values between them are in the window too, and never read). A
+// window costs about two calls' worth (the call and the copy), so one is opened only for a
+// string that comes within WINDOW_BYTES of the previous medium string: a lone one is made on its
+// own (a service response with three such strings in 2 KB ran 0.9× with a window for each).
+//
+// The cost of sharing: a kept slice keeps its window alive, so a string of 13..MAX_SLICED bytes
+// kept after the decode can keep up to WINDOW_BYTES of Latin-1 text in memory (msgpackr's blocks
+// reach 6,000 bytes), never the input itself. Longer strings are made on their own.
+
+/** Bytes of input one window covers at most. */
+const WINDOW_BYTES = 1024;
+/** Shortest string taken from a window (V8 copies shorter slices anyway). */
+export const MIN_SLICED = 13;
+/** Longest string taken from a window; 0 where there is no `latin1Slice` (browsers). */
+export const MAX_SLICED: number = latin1Slice !== null ? 256 : 0;
+
+let windowBytes: Uint8Array | null = null;
+let windowText = "";
+let windowStart = 0;
+let windowEnd = 0;
+/** Where the last ASCII medium string of `windowBytes` ended (-Infinity: none yet). */
+let lastEnd = -Infinity;
+
+/**
+ * `bytes[start, end)` (MIN_SLICED ≤ length ≤ MAX_SLICED, inside `bytes[0, limit)`; `view` is a
+ * DataView of exactly `bytes`) as a slice of the current window when it is all ASCII, opening a
+ * window at `start` when the string lies outside the current one and near the previous medium
+ * string; `null` when it is not ASCII or gets no window (the caller decodes it as UTF-8).
+ */
+export function sliceAsciiString(
+  bytes: Uint8Array,
+  view: DataView,
+  start: number,
+  end: number,
+  limit: number,
+): string | null {
+  // ASCII: no byte has its top bit set; four at a time (length ≥ 13, so at least three words,
+  // the last one overlapping the one before it)
+  for (let i = start; i + 4 < end; i += 4) {
+    if ((view.getInt32(i) & 0x80808080) !== 0) return null;
+  }
+  if ((view.getInt32(end - 4) & 0x80808080) !== 0) return null;
+  if (start < windowStart || end > windowEnd || bytes !== windowBytes) {
+    if (bytes !== windowBytes) {
+      windowBytes = bytes;
+      lastEnd = -Infinity;
+    }
+    const near = start - lastEnd <= WINDOW_BYTES;
+    lastEnd = end;
+    if (!near) return null;
+    windowStart = start;
+    windowEnd = Math.min(limit, start + WINDOW_BYTES);
+    windowText = latin1Slice!.call(bytes, start, windowEnd);
+  }
+  lastEnd = end;
+  return windowText.slice(start - windowStart, end - windowStart);
+}
+
+/**
+ * Forgets the window: called when a decode starts and ends, since the same bytes may hold
+ * another message by the next call, and so the window can be collected.
+ */
+export function closeLatin1Window(): void {
+  windowBytes = null;
+  windowText = "";
+  windowStart = windowEnd = 0;
+  lastEnd = -Infinity;
+}
