@@ -1,7 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { latin1Slice } from "./_utf8.ts";
+import { forgetScannedBytes, isAscii, latin1Slice } from "./_utf8.ts";
 
 // Medium-length ASCII strings sliced out of a Latin-1 window of the input.
 //
@@ -37,24 +37,17 @@ let windowEnd = 0;
 let lastEnd = -Infinity;
 
 /**
- * `bytes[start, end)` (MIN_SLICED ≤ length ≤ MAX_SLICED, inside `bytes[0, limit)`; `view` is a
- * DataView of exactly `bytes`) as a slice of the current window when it is all ASCII, opening a
+ * `bytes[start, end)` (MIN_SLICED ≤ length ≤ MAX_SLICED, inside `bytes[0, limit)`) as a slice of the current window when it is all ASCII, opening a
  * window at `start` when the string lies outside the current one and near the previous medium
  * string; `null` when it is not ASCII or gets no window (the caller decodes it as UTF-8).
  */
 export function sliceAsciiString(
   bytes: Uint8Array,
-  view: DataView,
   start: number,
   end: number,
   limit: number,
 ): string | null {
-  // ASCII: no byte has its top bit set; four at a time (length ≥ 13, so at least three words,
-  // the last one overlapping the one before it)
-  for (let i = start; i + 4 < end; i += 4) {
-    if ((view.getInt32(i) & 0x80808080) !== 0) return null;
-  }
-  if ((view.getInt32(end - 4) & 0x80808080) !== 0) return null;
+  if (!isAscii(bytes, start, end)) return null;
   if (start < windowStart || end > windowEnd || bytes !== windowBytes) {
     if (bytes !== windowBytes) {
       windowBytes = bytes;
@@ -72,10 +65,12 @@ export function sliceAsciiString(
 }
 
 /**
- * Forgets the window: called when a decode starts and ends, since the same bytes may hold
- * another message by the next call, and so the window can be collected.
+ * Forgets the window and the ASCII scanner's bytes: called when a decode starts and ends, since
+ * the same bytes may hold another message by the next call, and so neither keeps the input or
+ * the window from being collected.
  */
 export function closeLatin1Window(): void {
+  forgetScannedBytes();
   windowBytes = null;
   windowText = "";
   windowStart = windowEnd = 0;

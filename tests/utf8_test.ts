@@ -201,7 +201,9 @@ function str8Of(bytes: Uint8Array): number[] {
 describe("every string path of the decoder equals TextDecoder", () => {
   const random = mulberry32(2026);
   const cases: { length: number; bytes: Uint8Array; expected: string }[] = [];
-  for (let length = 0; length <= 300; length++) {
+  // every length to 300, and some long ones (scanned for ASCII sixteen bytes at a time)
+  const lengths = [...Array.from({ length: 301 }, (_, i) => i), 511, 1024, 4099, 40000];
+  for (const length of lengths) {
     for (const bytes of samples(length, random)) {
       cases.push({ length, bytes, expected: reference.decode(bytes) });
     }
@@ -209,7 +211,7 @@ describe("every string path of the decoder equals TextDecoder", () => {
   const label = (entry: { length: number; bytes: Uint8Array }) =>
     `${entry.length} bytes: ${hexOf(entry.bytes.subarray(0, 40))}`;
 
-  test("unpack() decodes string values of every length 0..300 as TextDecoder", () => {
+  test("unpack() decodes string values of every length 0..300 (and longer) as TextDecoder", () => {
     const decoders = [unpack, (b: Uint8Array) => new Unpackr().unpack(b)];
     for (const entry of cases) {
       const bytes = new Uint8Array(strOf(entry.bytes));
@@ -226,7 +228,7 @@ describe("every string path of the decoder equals TextDecoder", () => {
     }
   });
 
-  test("unpack() decodes map keys of every length 0..300 as TextDecoder (fixstr, str8, cached)", () => {
+  test("unpack() decodes map keys of every length 0..300 (and longer) as TextDecoder (fixstr, str8, cached)", () => {
     for (const entry of cases) {
       const expected = entry.expected === "__proto__" ? "__proto_" : entry.expected;
       for (const key of [strOf(entry.bytes), str8Of(entry.bytes)]) {
@@ -244,7 +246,7 @@ describe("every string path of the decoder equals TextDecoder", () => {
     }
   });
 
-  test("Unpackr.unpack() decodes record keys of every length 0..300 as TextDecoder", () => {
+  test("Unpackr.unpack() decodes record keys of every length 0..300 (and longer) as TextDecoder", () => {
     for (const entry of cases) {
       const expected = entry.expected === "__proto__" ? "__proto_" : entry.expected;
       // a definition with this key, then 4 references (the compiled reader too)
@@ -269,7 +271,7 @@ describe("every string path of the decoder equals TextDecoder", () => {
     }
   });
 
-  test("unpack() decodes bundled strings of every length 0..300 as TextDecoder", () => {
+  test("unpack() decodes bundled strings of every length 0..300 (and longer) as TextDecoder", () => {
     for (const entry of cases) {
       // a bundle whose non-ASCII string is these bytes, read back whole by `c1` + -length
       const expected = entry.expected;
@@ -280,7 +282,15 @@ describe("every string path of the decoder equals TextDecoder", () => {
         ? [0x100 - count]
         : count <= 128
         ? [0xd0, 0x100 - count]
-        : [0xd1, ((-count) >> 8) & 0xff, (-count) & 0xff];
+        : count <= 0x8000
+        ? [0xd1, ((-count) >> 8) & 0xff, (-count) & 0xff]
+        : [
+          0xd2,
+          ((-count) >> 24) & 0xff,
+          ((-count) >> 16) & 0xff,
+          ((-count) >> 8) & 0xff,
+          (-count) & 0xff,
+        ];
       const value = [0xc1, ...countBytes];
       const strings = [...strOf(entry.bytes), 0xa0];
       const offset = 4 + value.length;
