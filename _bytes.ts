@@ -33,6 +33,14 @@ export function toBytes(
   throw new TypeError(`${what} but was a ${kind}`);
 }
 
+/**
+ * The four bytes at `at` as a little-endian 32-bit word (signed), from byte loads: the form in
+ * which the string caches and the shape trees keep encoded strings, four bytes at a time.
+ */
+export function wordAt(bytes: Uint8Array, at: number): number {
+  return bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24);
+}
+
 /** The bytes of `parts`, one after another, in a new exact-size array. */
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   let length = 0;

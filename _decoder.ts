@@ -27,7 +27,7 @@ import { RecordTable } from "./_record_table.ts";
 import { decodeBigIntPayload } from "./_bigint_ext.ts";
 import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
-import { decodeString, decodeStringStrict } from "./_utf8.ts";
+import { decodeString, decodeStringStrict, forgetScannedBytes } from "./_utf8.ts";
 import { cachedString, keyCache, valueCache } from "./_string_cache.ts";
 import { closeLatin1Window, MAX_SLICED, MIN_SLICED, sliceAsciiString } from "./_latin1_window.ts";
 import type { Structure } from "./_options.ts";
@@ -410,7 +410,7 @@ function readMap(length: number): unknown {
     ? readMapAsMap(length)
     : length <= MAX_SHAPED_KEYS && length > 0
     ? readShapedMap(length)
-    : readObjectByStores(length);
+    : storeEntries({}, length);
   depth--;
   return result;
 }
@@ -423,12 +423,10 @@ function readMapAsMap(length: number): Map<unknown, unknown> {
   return map;
 }
 
-/** A map as an object built by one store per entry (maps the shape tree does not follow). */
-function readObjectByStores(length: number): Record<string, unknown> {
-  return storeEntries({}, length);
-}
-
-/** Reads `count` map entries into `object`, one store each, and returns it. */
+/**
+ * Reads `count` map entries into `object`, one store each, and returns it (maps the shape tree
+ * does not follow, and the rest of a map it stops following).
+ */
 function storeEntries(object: Record<string, unknown>, count: number): Record<string, unknown> {
   for (let i = 0; i < count; i++) object[readKey()] = read();
   return object;
@@ -1051,7 +1049,7 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   extensionDecoders = ctx.extensions.decoders();
   bundle = null;
   references = null;
-  closeLatin1Window(); // the same bytes may hold another message now
+  closeLatin1Window(); // the window is of the input, which changes here
 }
 
 function finish(): void {
@@ -1063,6 +1061,7 @@ function finish(): void {
   viewSource = null;
   view = null;
   closeLatin1Window();
+  forgetScannedBytes();
 }
 const EMPTY = new Uint8Array(0);
 

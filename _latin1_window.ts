@@ -1,7 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { forgetScannedBytes, isAscii, latin1Slice } from "./_utf8.ts";
+import { isAscii, latin1Slice } from "./_utf8.ts";
 
 // Medium-length ASCII strings sliced out of a Latin-1 window of the input.
 //
@@ -29,17 +29,19 @@ export const MIN_SLICED = 13;
 /** Longest string taken from a window; 0 where there is no `latin1Slice` (browsers). */
 export const MAX_SLICED: number = latin1Slice !== null ? 256 : 0;
 
-let windowBytes: Uint8Array | null = null;
+// The window is of the decoder's current input: the decoder closes it whenever its input
+// changes (a decode starting, one inside it, and its end).
 let windowText = "";
 let windowStart = 0;
 let windowEnd = 0;
-/** Where the last ASCII medium string of `windowBytes` ended (-Infinity: none yet). */
+/** Where the last ASCII medium string ended (-Infinity: none since the window was closed). */
 let lastEnd = -Infinity;
 
 /**
- * `bytes[start, end)` (MIN_SLICED ≤ length ≤ MAX_SLICED, inside `bytes[0, limit)`) as a slice of the current window when it is all ASCII, opening a
- * window at `start` when the string lies outside the current one and near the previous medium
- * string; `null` when it is not ASCII or gets no window (the caller decodes it as UTF-8).
+ * `bytes[start, end)` (the decoder's input; MIN_SLICED ≤ length ≤ MAX_SLICED, inside
+ * `bytes[0, limit)`) as a slice of the current window when it is all ASCII, opening a window at
+ * `start` when the string lies outside the current one and near the previous medium string;
+ * `null` when it is not ASCII or gets no window (the caller decodes it as UTF-8).
  */
 export function sliceAsciiString(
   bytes: Uint8Array,
@@ -48,30 +50,22 @@ export function sliceAsciiString(
   limit: number,
 ): string | null {
   if (!isAscii(bytes, start, end)) return null;
-  if (start < windowStart || end > windowEnd || bytes !== windowBytes) {
-    if (bytes !== windowBytes) {
-      windowBytes = bytes;
-      lastEnd = -Infinity;
-    }
-    const near = start - lastEnd <= WINDOW_BYTES;
-    lastEnd = end;
-    if (!near) return null;
+  const previousEnd = lastEnd;
+  lastEnd = end;
+  if (start < windowStart || end > windowEnd) {
+    if (start - previousEnd > WINDOW_BYTES) return null; // a lone string: made on its own
     windowStart = start;
     windowEnd = Math.min(limit, start + WINDOW_BYTES);
     windowText = latin1Slice!.call(bytes, start, windowEnd);
   }
-  lastEnd = end;
   return windowText.slice(start - windowStart, end - windowStart);
 }
 
 /**
- * Forgets the window and the ASCII scanner's bytes: called when a decode starts and ends, since
- * the same bytes may hold another message by the next call, and so neither keeps the input or
- * the window from being collected.
+ * Forgets the window: called whenever the decoder's input changes (the same bytes may hold
+ * another message by the next call), and when a decode ends, so the window can be collected.
  */
 export function closeLatin1Window(): void {
-  forgetScannedBytes();
-  windowBytes = null;
   windowText = "";
   windowStart = windowEnd = 0;
   lastEnd = -Infinity;

@@ -1,6 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
+import { wordAt } from "./_bytes.ts";
+
 // A tree of key sequences, like an engine's hidden classes: the root is the empty sequence, and a
 // node's children are the sequences one key longer. Objects of one shape walk the same path, and
 // each node keeps the encoded bytes of its key (a fixstr), so a codec that meets the key where
@@ -137,18 +139,15 @@ export class ShapeTree<Node extends KeyNode<Node>> {
     const words = this.keyWords;
     const at = shape.keyAt;
     const length = end - start;
-    const word = (offset: number) =>
-      encoded[start + offset] | (encoded[start + offset + 1] << 8) |
-      (encoded[start + offset + 2] << 16) | (encoded[start + offset + 3] << 24);
     if (length < 4) {
       let packed = 0;
       for (let i = 0; i < length; i++) packed |= encoded[start + i] << (8 * i);
       words[at] = packed;
     } else {
-      words[at] = word(0);
-      words[at + 1] = word(length - 4);
+      words[at] = wordAt(encoded, start);
+      words[at + 1] = wordAt(encoded, end - 4);
       for (let offset = 4, w = at + 2; offset < length - 4; offset += 4, w++) {
-        words[w] = word(offset);
+        words[w] = wordAt(encoded, start + offset);
       }
     }
     shape.keyLength = length;

@@ -1,6 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
+import { wordAt } from "./_bytes.ts";
 import { decodeString } from "./_utf8.ts";
 
 // Strings repeat: map keys always, and short values often (enum-like fields, hosts, statuses).
@@ -8,19 +9,18 @@ import { decodeString } from "./_utf8.ts";
 // in JavaScript), and a fresh string used as a property name costs an engine lookup to
 // internalise it. A string cache returns the same string object for the same bytes: a
 // direct-mapped table (a collision replaces the entry) of strings up to a maximum byte length,
-// compared byte for byte. A table holds only strings and bytes, no reference to any input, and
-// is shared safely by every decoder.
+// compared four bytes at a time. A table holds only strings and numbers, no reference to any
+// input, and is shared safely by every decoder.
 
 /** A direct-mapped cache of decoded strings. */
 export interface StringCache {
   /** Byte length of each entry's string; -1 for an empty entry. */
   readonly lengths: Int8Array;
-  /** Each entry's words, `wordsPerEntry` from `entry * wordsPerEntry` (layout: `cachedString`). */
+  /** Each entry's `maxBytes / 4` words, from `entry * maxBytes / 4` (layout: `cachedString`). */
   readonly words: Int32Array;
   readonly strings: string[];
   /** 32 - log2(entries): a hash's top bits pick the entry. */
   readonly shift: number;
-  readonly wordsPerEntry: number;
   readonly maxBytes: number;
   /** Lookups that were not answered from this cache so far (callers compare two readings). */
   misses: number;
@@ -34,7 +34,6 @@ function createStringCache(bits: number, maxBytes: number): StringCache {
     words: new Int32Array(entries * (maxBytes >> 2)),
     strings: new Array(entries).fill(""),
     shift: 32 - bits,
-    wordsPerEntry: maxBytes >> 2,
     maxBytes,
     misses: 0,
   };
@@ -64,27 +63,22 @@ export function cachedString(
   let first: number;
   let last = 0;
   if (length >= 4) {
-    first = bytes[start] | (bytes[start + 1] << 8) | (bytes[start + 2] << 16) |
-      (bytes[start + 3] << 24);
-    const end = start + length;
-    last = bytes[end - 4] | (bytes[end - 3] << 8) | (bytes[end - 2] << 16) | (bytes[end - 1] << 24);
+    first = wordAt(bytes, start);
+    last = wordAt(bytes, start + length - 4);
   } else {
     first = bytes[start] | (bytes[start + (length >> 1)] << 8) | (bytes[start + length - 1] << 16);
   }
   const entry = Math.imul(first ^ Math.imul(last + length, 0x9e3779b1), 0x85ebca6b) >>>
     cache.shift;
   const words = cache.words;
-  const base = entry * cache.wordsPerEntry;
+  const base = entry * (cache.maxBytes >> 2);
   if (cache.lengths[entry] === length && words[base] === first && words[base + 1] === last) {
     if (length <= 8) return cache.strings[entry];
     let offset = 4;
     let word = base + 2;
-    for (; offset < length - 4; offset += 4, word++) {
-      const at = start + offset;
-      if (
-        (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) !==
-          words[word]
-      ) break;
+    while (offset < length - 4 && wordAt(bytes, start + offset) === words[word]) {
+      offset += 4;
+      word++;
     }
     if (offset >= length - 4) return cache.strings[entry];
   }
@@ -94,8 +88,7 @@ export function cachedString(
   words[base] = first;
   words[base + 1] = last;
   for (let offset = 4, word = base + 2; offset < length - 4; offset += 4, word++) {
-    const at = start + offset;
-    words[word] = bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24);
+    words[word] = wordAt(bytes, start + offset);
   }
   cache.strings[entry] = text;
   return text;

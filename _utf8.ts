@@ -58,6 +58,7 @@ const UTF8_SLICE_FIRST = utf8Slice !== null && runtime.Deno !== undefined;
  * goes straight to `utf8Slice`.
  */
 const LONG_STRING = 256;
+/** Bun: long strings straight to `utf8Slice` (see above). */
 const UTF8_SLICE_LONG = utf8Slice !== null && runtime.Bun !== undefined;
 
 /** The bytes `isAscii` last scanned, and a view of them (kept from call to call). */
@@ -116,8 +117,10 @@ function fastAscii(b: Uint8Array, start: number, end: number): string | null {
 export function decodeString(b: Uint8Array, start: number, end: number): string {
   const length = end - start;
   if (length > LONG_STRING && utf8Slice !== null) {
-    if (UTF8_SLICE_LONG || !isAscii(b, start, end)) return utf8Slice.call(b, start, end);
-    return latin1Slice!.call(b, start, end);
+    if (UTF8_SLICE_LONG || latin1Slice === null || !isAscii(b, start, end)) {
+      return utf8Slice.call(b, start, end);
+    }
+    return latin1Slice.call(b, start, end);
   }
   if (UTF8_SLICE_FIRST && length > SHORT_LIMIT) return utf8Slice!.call(b, start, end);
   const ascii = fastAscii(b, start, end);
