@@ -48,3 +48,10 @@ export function random(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** A str header (fixstr, str8 or str16 as the length needs) followed by `bytes`. */
+export function strOf(bytes: Uint8Array): number[] {
+  const n = bytes.length;
+  const header = n < 32 ? [0xa0 | n] : n < 256 ? [0xd9, n] : [0xda, n >> 8, n & 0xff];
+  return [...header, ...bytes];
+}

@@ -12,22 +12,15 @@ import * as msgpackr from "msgpackr";
 import { pack, Packr, unpack, unpackMultiple, Unpackr } from "../mod.ts";
 import * as noEval from "../no_eval.ts";
 import { UnpackrStream } from "../stream.ts";
-import { random } from "./_util.ts";
+import { random, strOf } from "./_util.ts";
 
 const utf8 = new TextDecoder();
 
-/** A MessagePack string (fixstr, str8 or str16) of the given bytes. */
-function encodeString(bytes: Uint8Array): Uint8Array {
-  const n = bytes.length;
-  const header = n < 32 ? [0xa0 | n] : n < 256 ? [0xd9, n] : [0xda, n >> 8, n & 0xff];
-  return Uint8Array.from([...header, ...bytes]);
-}
-
 /** A MessagePack array of the given encoded items. */
-function encodeArray(items: Uint8Array[]): Uint8Array {
+function encodeArray(items: number[][]): Uint8Array {
   const n = items.length;
   const header = n < 16 ? [0x90 | n] : [0xdc, n >> 8, n & 0xff];
-  return Uint8Array.from([...header, ...items.flatMap((item) => [...item])]);
+  return Uint8Array.from([...header, ...items.flat()]);
 }
 
 /** ASCII bytes of `length`, varying with `seed`. */
@@ -62,17 +55,17 @@ describe("strings sliced from a Latin-1 window", () => {
   test("every length and foreign byte decodes as TextDecoder, in dense arrays and alone", () => {
     const strings = variedStrings();
     // dense: many medium strings within a window of each other
-    const dense = encodeArray(strings.map(encodeString));
+    const dense = encodeArray(strings.map(strOf));
     const expected = strings.map((bytes) => utf8.decode(bytes));
     assert.deepEqual(unpack(dense), expected);
     assert.deepEqual(unpack(dense), expected, "second decode (caches and windows warm)");
     assert.deepEqual(msgpackr.unpack(dense), expected);
     // alone, each string at the end of its input (the window is cut by the end)
     for (const bytes of strings) {
-      const encoded = encodeString(bytes);
+      const encoded = Uint8Array.from(strOf(bytes));
       assert.equal(unpack(encoded), utf8.decode(bytes));
       // and as the last of two strings, right after another medium one
-      const pair = encodeArray([encodeString(asciiBytes(20, 1)), encoded]);
+      const pair = encodeArray([strOf(asciiBytes(20, 1)), [...encoded]]);
       assert.deepEqual(unpack(pair), [utf8.decode(asciiBytes(20, 1)), utf8.decode(bytes)]);
     }
   });
@@ -182,7 +175,7 @@ describe("strings sliced from a Latin-1 window", () => {
     const ours = pack(value);
     assert.deepEqual(msgpackr.unpack(ours), value);
     // ill-formed UTF-8 in a medium string is still an error for a fatal decoder
-    const bad = encodeString(Uint8Array.from([...asciiBytes(20, 3), 0xff]));
+    const bad = Uint8Array.from(strOf(Uint8Array.from([...asciiBytes(20, 3), 0xff])));
     assert.throws(() => new Unpackr({ fatal: true }).unpack(bad), /UTF-8/);
     assert.equal(unpack(bad), utf8.decode(asciiBytes(20, 3)) + "\ufffd");
   });

@@ -11,6 +11,7 @@ import { DecodeError, IncompleteDataError, pack, Packr, unpack, Unpackr } from "
 import { decodeUtf8 } from "../_utf8.ts";
 import { mulberry32 } from "./_fuzz.ts";
 import { bytesOf } from "./_hostile.ts";
+import { strOf } from "./_util.ts";
 
 const reference = new TextDecoder("utf-8", { ignoreBOM: true });
 
@@ -184,13 +185,6 @@ function samples(length: number, random: () => number): Uint8Array[] {
   const middleBad = ascii.slice();
   if (length > 0) middleBad[length >> 1] = 0xf0;
   return [ascii, any, invalid, text, lateBad, earlyBad, middleBad];
-}
-
-/** A str header (fixstr, str8 or str16 as the length needs) followed by `bytes`. */
-function strOf(bytes: Uint8Array): number[] {
-  const n = bytes.length;
-  const header = n < 32 ? [0xa0 | n] : n < 256 ? [0xd9, n] : [0xda, n >> 8, n & 0xff];
-  return [...header, ...bytes];
 }
 
 /** A str8 header even for short strings (the non-fixstr key path). */
