@@ -93,7 +93,12 @@ export function markStackUse(end: number): void {
 /** Drops every value from the stack (after a top-level decode, whether it succeeded or not). */
 export function releaseValueStack(): void {
   if (highWater === 0) return;
-  valueStack.fill(undefined, 0, highWater);
+  // a few slots in a loop: calling `fill` costs ~70 ns on Deno, as much as a small decode's map
+  if (highWater <= 16) {
+    for (let i = 0; i < highWater; i++) valueStack[i] = undefined;
+  } else {
+    valueStack.fill(undefined, 0, highWater);
+  }
   highWater = 0;
 }
 

@@ -13,6 +13,7 @@ import * as noEval from "../no_eval.ts";
 import { mapShapes, MAX_SHAPED_KEYS, valueStack } from "../_map_shapes.ts";
 import { MAX_SHAPES, RUNS_BEFORE_RENEWAL } from "../_shape_tree.ts";
 import { objectShapes } from "../_encoder.ts";
+import { KEY_COMPARISON_MIN_INPUT } from "../_decoder.ts";
 import { benchData, random } from "./_util.ts";
 
 /** Objects as [whether the prototype is Object.prototype, [key, value] pairs in order]. */
@@ -65,6 +66,23 @@ function mapBytes(entries: [unknown, unknown][]): Uint8Array {
     offset += part.length;
   }
   return bytes;
+}
+
+/**
+ * `bytes` (one value) followed by a string that takes the input past KEY_COMPARISON_MIN_INPUT,
+ * in a 2-element array: the maps of a small input have their keys decoded, those of a larger one
+ * compared with kept bytes, and tests of key comparison need both.
+ */
+function padded(bytes: Uint8Array): Uint8Array {
+  const pad = new Uint8Array(3 + KEY_COMPARISON_MIN_INPUT).fill(0x61);
+  pad.set([0xda, KEY_COMPARISON_MIN_INPUT >> 8, KEY_COMPARISON_MIN_INPUT & 0xff]);
+  return Uint8Array.of(0x92, ...bytes, ...pad);
+}
+
+/** The value of `bytes` decoded alone and padded (see {@linkcode padded}), both as msgpackr's. */
+function assertBothPaths(bytes: Uint8Array, message?: string): void {
+  assertAsMsgpackr(bytes, unpack(bytes), message);
+  assertAsMsgpackr(bytes, (unpack(padded(bytes)) as unknown[])[0], `${message ?? ""} (padded)`);
 }
 
 describe("plain maps: shapes learned from key sequences", () => {
@@ -127,7 +145,7 @@ describe("plain maps: shapes learned from key sequences", () => {
       return new Raw(Uint8Array.of(0xd9, bytes.length, ...bytes));
     };
     const learned = mapBytes([["ab", 1], ["cd", 2]]);
-    for (let round = 0; round < 8; round++) unpack(learned); // "ab" then "cd" is the hot path
+    for (let round = 0; round < 8; round++) unpack(padded(learned)); // "ab" then "cd" is hot
     const variants: Uint8Array[] = [
       mapBytes([["ab", 1], ["cd", 2]]),
       mapBytes([["abc", 1], ["cd", 2]]), // longer key with the same start
@@ -136,20 +154,25 @@ describe("plain maps: shapes learned from key sequences", () => {
       mapBytes([["ab", 1], [3, 2]]), // an integer key
     ];
     for (const bytes of variants) {
-      for (let round = 0; round < 3; round++) assertAsMsgpackr(bytes, unpack(bytes));
+      for (let round = 0; round < 3; round++) assertBothPaths(bytes);
     }
     // the same key text as str8: same object, by the decoding path
     const asStr8 = new Uint8Array([0x82, ...str8("ab").bytes, 1, ...str8("cd").bytes, 2]);
+    assertBothPaths(asStr8);
     assert.deepEqual(unpack(asStr8), { ab: 1, cd: 2 });
     // a key with ill-formed UTF-8, learned by lenient decodes, is still rejected by a fatal one
     const bad = Uint8Array.of(0x82, 0xa2, 0x61, 0xff, 1, 0xa1, 0x62, 2);
+    const strict = new Unpackr({ fatal: true, mapsAsObjects: true });
     for (let round = 0; round < 8; round++) {
       assert.deepEqual(Object.keys(unpack(bad) as object), ["a\ufffd", "b"]);
+      assert.deepEqual(Object.keys((unpack(padded(bad)) as object[])[0]), ["a\ufffd", "b"]);
     }
-    assert.throws(() => new Unpackr({ fatal: true, mapsAsObjects: true }).unpack(bad), /UTF-8/);
+    assert.throws(() => strict.unpack(bad), /UTF-8/);
+    assert.throws(() => strict.unpack(padded(bad)), /UTF-8/);
     assert.deepEqual(Object.keys(unpack(bad) as object), ["a\ufffd", "b"]);
     // a map cut inside a key met before is incomplete, as always
     assert.throws(() => unpack(learned.subarray(0, 3)), /end|incomplete|Unexpected/i);
+    assert.throws(() => unpack(padded(learned).subarray(0, 4)), /end|incomplete|Unexpected/i);
     assertStackEmpty();
   });
 
@@ -157,14 +180,28 @@ describe("plain maps: shapes learned from key sequences", () => {
     for (let length = 0; length <= 31; length++) {
       const key = Array.from({ length }, (_, i) => String.fromCharCode(97 + (i % 26))).join("");
       const learned = mapBytes([[key, 1], ["z", 2]]);
-      for (let round = 0; round < 6; round++) assertAsMsgpackr(learned, unpack(learned));
+      for (let round = 0; round < 6; round++) assertBothPaths(learned);
       for (let at = 0; at < length; at++) {
         const other = key.slice(0, at) + "#" + key.slice(at + 1);
         const bytes = mapBytes([[other, 1], ["z", 2]]);
-        assertAsMsgpackr(bytes, unpack(bytes), `key length ${length}, byte ${at} differs`);
-        assertAsMsgpackr(learned, unpack(learned));
+        assertBothPaths(bytes, `key length ${length}, byte ${at} differs`);
+        assertBothPaths(learned);
       }
     }
+  });
+
+  test("small inputs decode their keys; larger ones keep and compare the keys' bytes", () => {
+    const key = "only-in-this-test";
+    const bytes = mapBytes([[key, 1]]);
+    for (let round = 0; round < 4; round++) assertAsMsgpackr(bytes, unpack(bytes));
+    const node = mapShapes.root.hot!;
+    assert.equal(node.key, key);
+    assert.equal(node.keyLength, 0, "a small input kept the key's bytes");
+    for (let round = 0; round < 4; round++) {
+      assertAsMsgpackr(bytes, (unpack(padded(bytes)) as unknown[])[0]);
+    }
+    assert.equal(mapShapes.root.hot, node);
+    assert.equal(node.keyLength, 1 + key.length, "a larger input did not keep the key's bytes");
   });
 
   test("maps of 0, 1, MAX_SHAPED_KEYS and more entries, nested at every position", () => {
