@@ -230,6 +230,17 @@ describe("Packr.useBuffer()", () => {
     const next = packr.pack(2);
     assert.equal(next.buffer, large.buffer, "later packs continue in the new buffer");
     assert.equal(next.byteOffset, (large.length + 7) & ~7);
+    // the first buffer given again: packs go back into it, from its start
+    packr.useBuffer(buffer);
+    const again = packr.pack("again");
+    assert.equal(again.buffer, buffer.buffer);
+    assert.equal(again.byteOffset, 0);
+    assert.equal(unpack(again), "again");
+    // and a buffer that was transferred away since is refused, as the first time
+    const moved = new Uint8Array(4096);
+    packr.useBuffer(moved);
+    structuredClone(moved.buffer, { transfer: [moved.buffer] });
+    assert.throws(() => packr.useBuffer(moved), TypeError);
     // a buffer too small to start in (< 2 KiB left) is not used at all, as in msgpackr
     packr.useBuffer(new Uint8Array(100));
     const elsewhere = packr.pack("a");
