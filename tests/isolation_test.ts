@@ -9,6 +9,7 @@ import fc from "fast-check";
 import {
   addExtension,
   FLOAT32_OPTIONS,
+  pack,
   Packr,
   type PackrOptions,
   PackrStream,
@@ -16,6 +17,7 @@ import {
   UnpackrStream,
 } from "../mod.ts";
 import { toHex, valuesDiffer } from "./_fuzz.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../_decoder.ts";
 
 /** Values that exercise every option: repeated shapes, floats, long strings, shared objects. */
 function sampleValues(): unknown[] {
@@ -260,6 +262,35 @@ describe("instances inside each other's extension callbacks", () => {
         return value;
       });
       assert.equal(valuesDiffer(decoded, expected, { identity: false }), null, packed.name);
+    }
+  });
+
+  test("a decode inside an extension, small or large, leaves the outer's floats and keys right", () => {
+    // inputs of EAGER_VIEW_MIN_INPUT bytes or more get a DataView when their decode starts,
+    // smaller ones when they meet a float: the outer decode must get its own view back
+    const value = (tag: number, padding: number) => ({
+      x: tag + 0.25,
+      name: `item-${tag}`,
+      nested: { y: -tag - 0.5, list: [tag + 0.125, 2 ** 40 + tag] },
+      pad: "p".repeat(padding),
+    });
+    for (const innerPadding of [0, EAGER_VIEW_MIN_INPUT]) {
+      for (const outerPadding of [0, EAGER_VIEW_MIN_INPUT]) {
+        const innerBytes = pack(value(7, innerPadding));
+        const options = { mapsAsObjects: true };
+        const unpackr = new Unpackr(options);
+        unpackr.addExtension({ type: 46, unpack: () => new Unpackr(options).unpack(innerBytes) });
+        const before = pack(value(1, outerPadding));
+        const after = pack(value(2, 0));
+        const all = new Uint8Array([0x93, ...before, 0xd4, 46, 0, ...after]);
+        for (let round = 0; round < 3; round++) {
+          assert.deepEqual(
+            unpackr.unpack(all),
+            [value(1, outerPadding), value(7, innerPadding), value(2, 0)],
+            `inner padding ${innerPadding}, outer padding ${outerPadding}`,
+          );
+        }
+      }
     }
   });
 });

@@ -13,7 +13,7 @@ import * as noEval from "../no_eval.ts";
 import { mapShapes, MAX_SHAPED_KEYS, valueStack } from "../_map_shapes.ts";
 import { MAX_SHAPES, RUNS_BEFORE_RENEWAL } from "../_shape_tree.ts";
 import { objectShapes } from "../_encoder.ts";
-import { KEY_COMPARISON_MIN_INPUT } from "../_decoder.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../_decoder.ts";
 import { benchData, random } from "./_util.ts";
 
 /** Objects as [whether the prototype is Object.prototype, [key, value] pairs in order]. */
@@ -69,13 +69,13 @@ function mapBytes(entries: [unknown, unknown][]): Uint8Array {
 }
 
 /**
- * `bytes` (one value) followed by a string that takes the input past KEY_COMPARISON_MIN_INPUT,
+ * `bytes` (one value) followed by a string that takes the input past EAGER_VIEW_MIN_INPUT,
  * in a 2-element array: the maps of a small input have their keys decoded, those of a larger one
  * compared with kept bytes, and tests of key comparison need both.
  */
 function padded(bytes: Uint8Array): Uint8Array {
-  const pad = new Uint8Array(3 + KEY_COMPARISON_MIN_INPUT).fill(0x61);
-  pad.set([0xda, KEY_COMPARISON_MIN_INPUT >> 8, KEY_COMPARISON_MIN_INPUT & 0xff]);
+  const pad = new Uint8Array(3 + EAGER_VIEW_MIN_INPUT).fill(0x61);
+  pad.set([0xda, EAGER_VIEW_MIN_INPUT >> 8, EAGER_VIEW_MIN_INPUT & 0xff]);
   return Uint8Array.of(0x92, ...bytes, ...pad);
 }
 
