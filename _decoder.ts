@@ -28,7 +28,7 @@ import { decodeBigIntPayload } from "./_bigint_ext.ts";
 import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
 import { decodeString, decodeStringStrict, forgetScannedBytes } from "./_utf8.ts";
-import { cachedString, keyCache, valueCache } from "./_string_cache.ts";
+import { cachedString, cachedStringInView, keyCache, valueCache } from "./_string_cache.ts";
 import { closeLatin1Window, MAX_SLICED, MIN_SLICED, sliceAsciiString } from "./_latin1_window.ts";
 import type { Structure } from "./_options.ts";
 
@@ -339,7 +339,9 @@ function readString(length: number): string {
   position += length;
   if (fatalStrings) return strictString(start, position);
   if (length <= VALUE_CACHE_MAX && length > 0 && valueCacheOn) {
-    const text = cachedString(valueCache, src, start, length);
+    const text = view !== null
+      ? cachedStringInView(valueCache, src, view, start, length)
+      : cachedString(valueCache, src, start, length);
     if (--valueCacheCountdown === 0) endValueCacheWindow();
     return text;
   }

@@ -9,6 +9,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { DecodeError, IncompleteDataError, pack, Packr, unpack, Unpackr } from "../mod.ts";
 import { decodeUtf8 } from "../_utf8.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../_decoder.ts";
 import { mulberry32 } from "./_fuzz.ts";
 import { bytesOf } from "./_hostile.ts";
 import { strOf } from "./_util.ts";
@@ -192,6 +193,11 @@ function str8Of(bytes: Uint8Array): number[] {
   return bytes.length < 256 ? [0xd9, bytes.length, ...bytes] : strOf(bytes);
 }
 
+/** A string that takes an input past EAGER_VIEW_MIN_INPUT (the decode gets a DataView). */
+const PAD = "p".repeat(EAGER_VIEW_MIN_INPUT);
+const PAD_BYTES = new TextEncoder().encode(PAD);
+const encoder = new TextEncoder();
+
 describe("every string path of the decoder equals TextDecoder", () => {
   const random = mulberry32(2026);
   const cases: { length: number; bytes: Uint8Array; expected: string }[] = [];
@@ -219,6 +225,51 @@ describe("every string path of the decoder equals TextDecoder", () => {
         ...strOf(entry.bytes),
       ]);
       assert.deepEqual(unpack(array), [entry.expected, "x", entry.expected], label(entry));
+      // the same in an input of EAGER_VIEW_MIN_INPUT bytes or more (the value cache reads it
+      // through a DataView)
+      const padded = new Uint8Array([0x94, ...array.subarray(1), ...strOf(PAD_BYTES)]);
+      assert.deepEqual(
+        unpack(padded),
+        [entry.expected, "x", entry.expected, PAD],
+        `${label(entry)} (padded)`,
+      );
+    }
+  });
+
+  test("a cached string is not returned for one that differs from it in any byte", () => {
+    for (let length = 1; length <= 40; length++) {
+      const base = Array.from({ length }, (_, i) => String.fromCharCode(65 + (i % 26))).join("");
+      const texts = [base];
+      for (let at = 0; at < length; at++) {
+        texts.push(base.slice(0, at) + "#" + base.slice(at + 1));
+      }
+      for (const text of texts) {
+        const value = new Uint8Array([
+          0x92,
+          ...strOf(encoder.encode(base)),
+          ...strOf(encoder.encode(text)),
+        ]);
+        const key = new Uint8Array([
+          0x82,
+          ...strOf(encoder.encode(base)),
+          1,
+          ...strOf(encoder.encode(text)),
+          2,
+        ]);
+        const padding = strOf(PAD_BYTES);
+        for (let round = 0; round < 2; round++) {
+          assert.deepEqual(unpack(value), [base, text]);
+          assert.deepEqual(unpack(new Uint8Array([0x92, ...value, ...padding])), [
+            [base, text],
+            PAD,
+          ]);
+          assert.deepEqual(unpack(key), { [base]: 1, [text]: 2 });
+          assert.deepEqual(unpack(new Uint8Array([0x92, ...key, ...padding])), [
+            { [base]: 1, [text]: 2 },
+            PAD,
+          ]);
+        }
+      }
     }
   });
 
