@@ -347,7 +347,7 @@ function readString(length: number): string {
   }
   if (length <= VALUE_CACHE_MAX && --valueCacheCountdown === 0) startValueCacheWindow();
   if (length >= MIN_SLICED && length <= MAX_SLICED) {
-    const text = sliceAsciiString(src, start, position, srcEnd);
+    const text = sliceAsciiString(src, view ?? makeView(), start, position, srcEnd);
     if (text !== null) return text;
   }
   return decodeString(src, start, position);

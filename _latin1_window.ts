@@ -1,7 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { isAscii, latin1Slice } from "./_utf8.ts";
+import { isAsciiIn, latin1Slice } from "./_utf8.ts";
 
 // Medium-length ASCII strings sliced out of a Latin-1 window of the input.
 //
@@ -38,18 +38,19 @@ let windowEnd = 0;
 let lastEnd = -Infinity;
 
 /**
- * `bytes[start, end)` (the decoder's input; MIN_SLICED ≤ length ≤ MAX_SLICED, inside
- * `bytes[0, limit)`) as a slice of the current window when it is all ASCII, opening a window at
- * `start` when the string lies outside the current one and near the previous medium string;
- * `null` when it is not ASCII or gets no window (the caller decodes it as UTF-8).
+ * `bytes[start, end)` (the decoder's input, `view` a DataView of it; MIN_SLICED ≤ length ≤
+ * MAX_SLICED, inside `bytes[0, limit)`) as a slice of the current window when it is all ASCII,
+ * opening a window at `start` when the string lies outside the current one and near the previous
+ * medium string; `null` when it is not ASCII or gets no window (the caller decodes it as UTF-8).
  */
 export function sliceAsciiString(
   bytes: Uint8Array,
+  view: DataView,
   start: number,
   end: number,
   limit: number,
 ): string | null {
-  if (!isAscii(bytes, start, end)) return null;
+  if (!isAsciiIn(view, bytes, start, end)) return null;
   const previousEnd = lastEnd;
   lastEnd = end;
   if (start < windowStart || end > windowEnd) {

@@ -72,21 +72,34 @@ export function forgetScannedBytes(): void {
 }
 
 /**
- * Whether `b[start, end)` is all ASCII: sixteen bytes at a time, stopping at the first group
- * with a byte that is not.
+ * Whether `b[start, end)` is all ASCII, for callers without a view of `b` (one is kept from call
+ * to call): see {@linkcode isAsciiIn}.
  */
 export function isAscii(b: Uint8Array, start: number, end: number): boolean {
   if (b !== scannedBytes) {
     scannedBytes = b;
     scannedView = new DataView(b.buffer, b.byteOffset, b.byteLength);
   }
-  const view = scannedView!;
+  return isAsciiIn(scannedView!, b, start, end);
+}
+
+/**
+ * Whether `b[start, end)` is all ASCII, read through `view` (a DataView of `b`): sixteen bytes at
+ * a time, stopping at the first group with a byte that is not, then four at a time, and the last
+ * one to three bytes as the word that ends the range (overlapping bytes already seen).
+ */
+export function isAsciiIn(view: DataView, b: Uint8Array, start: number, end: number): boolean {
   let i = start;
   for (; i + 16 <= end; i += 16) {
     const any = view.getInt32(i) | view.getInt32(i + 4) | view.getInt32(i + 8) |
       view.getInt32(i + 12);
     if ((any & 0x80808080) !== 0) return false;
   }
+  for (; i + 4 <= end; i += 4) {
+    if ((view.getInt32(i) & 0x80808080) !== 0) return false;
+  }
+  if (i === end) return true;
+  if (end - start >= 4) return (view.getInt32(end - 4) & 0x80808080) === 0;
   for (; i < end; i++) if (b[i] > 0x7f) return false;
   return true;
 }
