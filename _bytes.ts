@@ -41,6 +41,16 @@ export function wordAt(bytes: Uint8Array, at: number): number {
   return bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24);
 }
 
+/**
+ * The `length` (< 4) bytes at `at` as a little-endian word, the higher bytes 0: how the shape
+ * trees keep an encoded key shorter than four bytes.
+ */
+export function shortWordAt(bytes: Uint8Array, at: number, length: number): number {
+  let word = 0;
+  for (let i = 0; i < length; i++) word |= bytes[at + i] << (8 * i);
+  return word;
+}
+
 /** The bytes of `parts`, one after another, in a new exact-size array. */
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   let length = 0;

@@ -28,6 +28,7 @@ import { decodeBigIntPayload } from "./_bigint_ext.ts";
 import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
 import { decodeString, decodeStringStrict, forgetScannedBytes } from "./_utf8.ts";
+import { shortWordAt } from "./_bytes.ts";
 import { cachedString, cachedStringInView, keyCache, valueCache } from "./_string_cache.ts";
 import { closeLatin1Window, MAX_SLICED, MIN_SLICED, sliceAsciiString } from "./_latin1_window.ts";
 import type { Structure } from "./_options.ts";
@@ -489,9 +490,7 @@ function readShapedMap(length: number): object {
           same = dv.getInt32(p + offset, true) === words[word++];
         }
       } else {
-        let packed = 0;
-        for (let b = 0; b < keyLength; b++) packed |= src[p + b] << (8 * b);
-        same = packed === words[at];
+        same = shortWordAt(src, p, keyLength) === words[at];
       }
       if (same) position = p + keyLength;
     }

@@ -1,7 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { wordAt } from "./_bytes.ts";
+import { shortWordAt, wordAt } from "./_bytes.ts";
 
 // A tree of key sequences, like an engine's hidden classes: the root is the empty sequence, and a
 // node's children are the sequences one key longer. Objects of one shape walk the same path, and
@@ -140,9 +140,7 @@ export class ShapeTree<Node extends KeyNode<Node>> {
     const at = shape.keyAt;
     const length = end - start;
     if (length < 4) {
-      let packed = 0;
-      for (let i = 0; i < length; i++) packed |= encoded[start + i] << (8 * i);
-      words[at] = packed;
+      words[at] = shortWordAt(encoded, start, length);
     } else {
       words[at] = wordAt(encoded, start);
       words[at + 1] = wordAt(encoded, end - 4);
