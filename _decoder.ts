@@ -31,6 +31,7 @@ import { decodeString, decodeStringStrict, forgetScannedBytes } from "./_utf8.ts
 import { shortWordAt } from "./_bytes.ts";
 import { cachedString, cachedStringInView, keyCache, valueCache } from "./_string_cache.ts";
 import { closeLatin1Window, MAX_SLICED, MIN_SLICED, sliceAsciiString } from "./_latin1_window.ts";
+import { batchedString, closeUtf8Batch, nonAsciiString, UTF8_BATCHES } from "./_utf8_batch.ts";
 import type { Structure } from "./_options.ts";
 
 /** How 64-bit integers decode: 0 bigint, 1 number, 2 string, 3 auto. */
@@ -351,7 +352,20 @@ function readString(length: number): string {
     const text = sliceAsciiString(src, view ?? makeView(), start, position, srcEnd);
     if (text !== null) return text;
   }
-  return decodeString(src, start, position);
+  return UTF8_BATCHES ? otherString(start, position) : decodeString(src, start, position);
+}
+
+/**
+ * A string that neither cache nor window took (so a medium one is not ASCII), on Bun: from a
+ * batch of the non-ASCII strings around it (`_utf8_batch.ts`). Out of `readString`, so that the
+ * cached and windowed strings' path stays as short as where there are no batches.
+ */
+function otherString(start: number, end: number): string {
+  const length = end - start;
+  if (length >= MIN_SLICED && length <= MAX_SLICED) {
+    return nonAsciiString(src, view!, start, end, srcEnd);
+  }
+  return length > MAX_SLICED ? batchedString(src, start, end) : decodeString(src, start, end);
 }
 
 // Short string values often repeat (statuses, names, enum-like fields), and a cache hit saves
@@ -1072,7 +1086,8 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   extensionDecoders = ctx.extensions.decoders();
   bundle = null;
   references = null;
-  closeLatin1Window(); // the window is of the input, which changes here
+  closeLatin1Window(); // the window and the batch are of the input, which changes here
+  closeUtf8Batch();
 }
 
 function finish(): void {
@@ -1083,6 +1098,7 @@ function finish(): void {
   src = EMPTY;
   view = null;
   closeLatin1Window();
+  closeUtf8Batch();
   forgetScannedBytes();
 }
 const EMPTY = new Uint8Array(0);

@@ -39,9 +39,10 @@ let lastEnd = -Infinity;
 
 /**
  * `bytes[start, end)` (the decoder's input, `view` a DataView of it; MIN_SLICED ≤ length ≤
- * MAX_SLICED, inside `bytes[0, limit)`) as a slice of the current window when it is all ASCII,
+ * MAX_SLICED, inside `bytes[0, limit)`) when it is all ASCII: a slice of the current window,
  * opening a window at `start` when the string lies outside the current one and near the previous
- * medium string; `null` when it is not ASCII or gets no window (the caller decodes it as UTF-8).
+ * medium string, or a string of its own when it is not near one. `null` when it is not ASCII
+ * (the caller decodes it as UTF-8).
  */
 export function sliceAsciiString(
   bytes: Uint8Array,
@@ -54,7 +55,8 @@ export function sliceAsciiString(
   const previousEnd = lastEnd;
   lastEnd = end;
   if (start < windowStart || end > windowEnd) {
-    if (start - previousEnd > WINDOW_BYTES) return null; // a lone string: made on its own
+    // a lone string: made on its own
+    if (start - previousEnd > WINDOW_BYTES) return latin1Slice!.call(bytes, start, end);
     windowStart = start;
     windowEnd = Math.min(limit, start + WINDOW_BYTES);
     windowText = latin1Slice!.call(bytes, start, windowEnd);

@@ -1,0 +1,251 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+import { valueCache } from "./_string_cache.ts";
+import { decodeString, isAsciiIn, type SliceMethod } from "./_utf8.ts";
+
+// Non-ASCII strings of a stretch of input decoded together, on Bun.
+//
+// JavaScriptCore's `utf8Slice` spends ~100-150 ns on each call before it converts a byte of
+// non-ASCII text, and then ~0.4 ns a byte: the 700 strings over 16 bytes of the bench's unicode
+// payload take 108-147 µs one call each, and 26 µs as one call over all their bytes (Bun 1.4),
+// and in batches of 1-8 KiB, strings of 20-60 bytes cost ~30 ns each, against ~95 alone. So when
+// the decoder meets a non-ASCII string of medium length (shorter ones come from the value cache,
+// ASCII ones from the Latin-1 window), `nonAsciiString` looks ahead through the input for the
+// next non-ASCII strings of SHORTEST..LONGEST bytes, copies them into one buffer with a 0 byte
+// after each, decodes it with one `utf8Slice` call and cuts the text at U+0000 with one `split`
+// call: the engine makes all those strings in native code. The decoder then takes each one when
+// it reaches it. (V8 gains nothing: Deno's `utf8Slice` costs ~1 ns a byte of non-ASCII text
+// whatever the length, so batches are made on Bun only.)
+//
+// Every string is what decoding its bytes alone gives: a 0 byte is ASCII, so it ends any UTF-8
+// sequence before it and starts none, and ill-formed bytes at the end of one string or the start
+// of the next become the same U+FFFD as alone (WHATWG "maximal subparts"). A string that holds
+// U+0000 itself makes one piece too many; the batch is then dropped and its strings decoded alone.
+//
+// The lookahead is a flat walk of tokens: container headers are stepped over (their elements
+// follow as tokens), str/bin/ext skip their payload, and the other tokens have fixed sizes. It does
+// not know map keys from values, nor what an extension will read, and it need not: the decoder
+// takes a batched string only at the same start and length, so a string is always the decoding of
+// exactly the bytes the decoder asked for, and one it never asks for is simply not used.
+//
+// The cost of sharing, as for the Latin-1 window: each string is a piece of the batch's text, so a
+// string kept after the decode keeps the text alive, up to BATCH_BYTES UTF-16 units (4 KiB).
+
+const runtime = globalThis as {
+  Bun?: unknown;
+  Buffer?: { prototype: { utf8Slice?: unknown } };
+};
+const utf8Slice = runtime.Bun !== undefined &&
+    typeof runtime.Buffer?.prototype.utf8Slice === "function"
+  ? runtime.Buffer.prototype.utf8Slice as SliceMethod
+  : null;
+
+/** Whether non-ASCII strings are decoded in batches here (Bun). */
+export const UTF8_BATCHES: boolean = utf8Slice !== null;
+
+/** String bytes one batch holds at most. */
+const BATCH_BYTES = 2048;
+/** Shortest string the lookahead takes: shorter ones come from the value cache. */
+const SHORTEST = valueCache.maxBytes + 1;
+/** Longest string the lookahead takes. */
+const LONGEST = BATCH_BYTES / 2;
+/** Strings one batch holds at most. */
+const MAX_STRINGS = Math.ceil(BATCH_BYTES / SHORTEST) + 1;
+/** Input bytes one lookahead walks at most. */
+const LOOKAHEAD = 4 * BATCH_BYTES;
+
+// The batch is of the decoder's current input: the decoder closes it whenever its input changes.
+const starts = new Int32Array(MAX_STRINGS);
+const lengths = new Int32Array(MAX_STRINGS);
+/** The strings' bytes, each followed by a 0 byte. */
+const joined = new Uint8Array(BATCH_BYTES + MAX_STRINGS);
+const joinedView = new DataView(joined.buffer);
+let pieces: string[] = [];
+let count = 0;
+/** The next string to hand out. */
+let next = 0;
+/** Where the batch's last string starts (-1: no batch). */
+let lastStart = -1;
+/** Where the last lookahead stopped: strings before it are not looked for again. */
+let walkedTo = -1;
+let batchesMade = 0;
+
+/**
+ * `bytes[start, end)` (the decoder's input, `view` a DataView of it, `limit` the end of its
+ * data; MIN_SLICED ≤ length ≤ MAX_SLICED), which is not all ASCII, decoded as UTF-8: from the
+ * current batch, or from a new one starting at it, or alone. Call only where
+ * {@linkcode UTF8_BATCHES}.
+ */
+export function nonAsciiString(
+  bytes: Uint8Array,
+  view: DataView,
+  start: number,
+  end: number,
+  limit: number,
+): string {
+  if (start <= lastStart) return batchedString(bytes, start, end);
+  if (start >= walkedTo) {
+    const text = openBatch(bytes, view, start, end, limit);
+    if (text !== null) return text;
+  }
+  return decodeString(bytes, start, end);
+}
+
+/**
+ * `bytes[start, end)` (the decoder's input) decoded as UTF-8: from the current batch when it
+ * holds that string, else alone. For strings longer than MAX_SLICED, which only a batch opened
+ * at a shorter one takes. Call only where {@linkcode UTF8_BATCHES}.
+ */
+export function batchedString(bytes: Uint8Array, start: number, end: number): string {
+  if (start <= lastStart) {
+    while (next < count && starts[next] < start) next++;
+    if (next < count && starts[next] === start && lengths[next] === end - start) {
+      return pieces[next++];
+    }
+  }
+  return decodeString(bytes, start, end);
+}
+
+/** Forgets the batch: the decoder's input changed (a decode starting, or ending). */
+export function closeUtf8Batch(): void {
+  if (lastStart === -1 && walkedTo === -1) return;
+  pieces = [];
+  count = next = 0;
+  lastStart = walkedTo = -1;
+}
+
+/** Batches made so far in this process (for tests). */
+export function utf8BatchesMade(): number {
+  return batchesMade;
+}
+
+/**
+ * Collects the string at `start` and the non-ASCII strings of SHORTEST..LONGEST bytes after
+ * it, decodes them in one call and returns the first; `null` when no other string was found or
+ * one of them holds U+0000.
+ */
+function openBatch(
+  bytes: Uint8Array,
+  view: DataView,
+  start: number,
+  end: number,
+  limit: number,
+): string | null {
+  starts[0] = start;
+  lengths[0] = end - start;
+  let found = 1;
+  let total = end - start;
+  const walkEnd = Math.min(limit, end + LOOKAHEAD);
+  let p = end;
+  while (p < walkEnd) {
+    const token = bytes[p];
+    let at: number; // the string's first byte
+    let length: number;
+    if (token >= 0xa0 && token <= 0xbf) { // fixstr
+      at = p + 1;
+      length = token & 0x1f;
+    } else if (token === 0xd9) { // str8
+      at = p + 2;
+      length = bytes[p + 1];
+    } else if (token === 0xda) { // str16
+      at = p + 3;
+      length = (bytes[p + 1] << 8) | bytes[p + 2];
+    } else {
+      const size = tokenSize(bytes, p);
+      if (size === 0) break;
+      p += size;
+      continue;
+    }
+    if (!(at + length <= walkEnd)) break; // (also when a length byte lies past the input)
+    if (length >= SHORTEST && length <= LONGEST && !isAsciiIn(view, bytes, at, at + length)) {
+      if (total + length > BATCH_BYTES || found === MAX_STRINGS) break; // the next batch's first
+      starts[found] = at;
+      lengths[found++] = length;
+      total += length;
+    }
+    p = at + length;
+  }
+  walkedTo = p;
+  if (found === 1) return null;
+  // copied four bytes at a time, the last word ending where the string ends (a `set` of a
+  // `subarray` would allocate a view per string: 1.2x slower on the unicode payload)
+  let w = 0;
+  for (let i = 0; i < found; i++) {
+    const from = starts[i];
+    const length = lengths[i];
+    let j = 0;
+    for (; j + 4 <= length; j += 4) joinedView.setInt32(w + j, view.getInt32(from + j, true), true);
+    if (j < length) {
+      if (length >= 4) {
+        joinedView.setInt32(w + length - 4, view.getInt32(from + length - 4, true), true);
+      } else {
+        for (; j < length; j++) joined[w + j] = bytes[from + j];
+      }
+    }
+    w += length;
+    joined[w++] = 0;
+  }
+  const split = utf8Slice!.call(joined, 0, w - 1).split("\0");
+  if (split.length !== found) return null; // a string holds U+0000: decode them alone
+  pieces = split;
+  count = found;
+  next = 1;
+  lastStart = starts[found - 1];
+  batchesMade++;
+  return split[0];
+}
+
+/**
+ * Bytes of the token at `p` that is not a str (str/bin/ext payloads included; only the header of
+ * an array or map): 0 to stop the walk (bundled strings, 32-bit lengths, bad bytes).
+ */
+function tokenSize(bytes: Uint8Array, p: number): number {
+  const token = bytes[p];
+  const size = FIXED_TOKEN_SIZES[token];
+  if (size !== 0) return size;
+  switch (token) {
+    case 0xc4: // bin8: length byte, payload
+      return 2 + bytes[p + 1];
+    case 0xc5: // bin16
+      return 3 + ((bytes[p + 1] << 8) | bytes[p + 2]);
+    case 0xc7: // ext8: length byte, type, payload
+      return 3 + bytes[p + 1];
+    case 0xc8: // ext16
+      return 4 + ((bytes[p + 1] << 8) | bytes[p + 2]);
+  }
+  return 0; // c1, bin32, ext32, str32
+}
+
+/** Size of each token whose size the token alone gives (header and data); 0 for the others. */
+const FIXED_TOKEN_SIZES: Uint8Array = (() => {
+  const sizes = new Uint8Array(256);
+  sizes.fill(1, 0x00, 0xa0); // fixint, record ids, fixmap and fixarray headers
+  sizes.fill(1, 0xe0, 0x100); // negative fixint
+  const fixed: [number, number][] = [
+    [0xc0, 1], // nil
+    [0xc2, 1], // false
+    [0xc3, 1], // true
+    [0xca, 5], // float32
+    [0xcb, 9], // float64
+    [0xcc, 2], // uint8
+    [0xcd, 3], // uint16
+    [0xce, 5], // uint32
+    [0xcf, 9], // uint64
+    [0xd0, 2], // int8
+    [0xd1, 3], // int16
+    [0xd2, 5], // int32
+    [0xd3, 9], // int64
+    [0xd4, 3], // fixext1 (also `d4 72 ID`, a record definition)
+    [0xd5, 4], // fixext2
+    [0xd6, 6], // fixext4
+    [0xd7, 10], // fixext8
+    [0xd8, 18], // fixext16
+    [0xdc, 3], // array16 header
+    [0xdd, 5], // array32 header
+    [0xde, 3], // map16 header
+    [0xdf, 5], // map32 header
+  ];
+  for (const [token, size] of fixed) sizes[token] = size;
+  return sizes;
+})();
