@@ -430,9 +430,31 @@ function readArray(length: number): unknown[] {
   if (length > srcEnd - position || (budget -= length) < 0) throw incomplete(position + length);
   enterContainer();
   const array = new Array(length);
-  for (let i = 0; i < length; i++) array[i] = read();
+  const first = src[position];
+  if (first >= 0xa0 && first < 0xc0) readStringElements(array, length);
+  else for (let i = 0; i < length; i++) array[i] = read();
   depth--;
   return context.freezeData ? Object.freeze(array) as unknown[] : array;
+}
+
+/**
+ * The elements of an array that starts with a fixstr (a list of names, tags, words): a fixstr is
+ * read here without the call to `read`. JavaScriptCore inlines `read` into the array loop only
+ * while `read` has seen few kinds of token; in a process that decodes varied data it stops, and
+ * every element pays a call (strings2.json in the bench process: 12.2-12.4 -> 11.3-11.7 µs on Bun,
+ * 10.0-11.5 -> 9.6-10.5 on Deno). Chosen by the first element, so arrays of numbers or maps keep
+ * the plain loop (testing every element's token slowed numeric arrays by 15% on Deno).
+ */
+function readStringElements(array: unknown[], length: number): void {
+  for (let i = 0; i < length; i++) {
+    const token = src[position];
+    if (token >= 0xa0 && token < 0xc0) {
+      position++;
+      array[i] = readString(token - 0xa0);
+    } else {
+      array[i] = read();
+    }
+  }
 }
 
 function readMap(length: number): unknown {

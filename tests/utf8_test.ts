@@ -273,6 +273,37 @@ describe("every string path of the decoder equals TextDecoder", () => {
     }
   });
 
+  test("an array that starts with a short string holds any kind of element after it", () => {
+    // arrays whose first element is a fixstr take their own loop (readStringElements)
+    const mixed = [
+      "a",
+      1,
+      "bb",
+      { x: "y", list: ["c", 2] },
+      ["d", "e"],
+      "a string longer than thirty-one bytes, so a str8",
+      null,
+      2.5,
+      new Uint8Array([1, 2]),
+      "é".repeat(12),
+      -1,
+      true,
+      "",
+      new Date(1700000000000),
+    ];
+    for (const value of [mixed, ["only", "short", "strings"], ["x", ...Array(40).fill(7)]]) {
+      assert.deepEqual(unpack(pack(value)), value);
+      assert.deepEqual(new Unpackr({ structures: [] }).unpack(new Packr().pack(value)), value);
+    }
+    // every fixstr length, then a cut inside the last element: incomplete, not a shorter array
+    const strings = Array.from({ length: 32 }, (_, n) => "s".repeat(n));
+    const bytes = pack(strings);
+    assert.deepEqual(unpack(bytes), strings);
+    for (let cut = bytes.length - 40; cut < bytes.length; cut++) {
+      assert.throws(() => unpack(bytes.subarray(0, cut)), IncompleteDataError);
+    }
+  });
+
   test("unpack() decodes map keys of every length 0..300 (and longer) as TextDecoder (fixstr, str8, cached)", () => {
     for (const entry of cases) {
       const expected = entry.expected === "__proto__" ? "__proto_" : entry.expected;
