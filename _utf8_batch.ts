@@ -2,21 +2,22 @@
 // This module is browser compatible.
 
 import { valueCache } from "./_string_cache.ts";
-import { decodeString, isAsciiIn, type SliceMethod } from "./_utf8.ts";
+import { decodeString, isAsciiIn, type SliceMethod, textDecoder } from "./_utf8.ts";
 
-// Non-ASCII strings of a stretch of input decoded together, on Bun.
+// Non-ASCII strings of a stretch of input decoded together (Bun and Deno).
 //
-// JavaScriptCore's `utf8Slice` spends ~100-150 ns on each call before it converts a byte of
-// non-ASCII text, and then ~0.4 ns a byte: the 700 strings over 16 bytes of the bench's unicode
-// payload take 108-147 µs one call each, and 26 µs as one call over all their bytes (Bun 1.4),
-// and in batches of 1-8 KiB, strings of 20-60 bytes cost ~30 ns each, against ~95 alone. So when
-// the decoder meets a non-ASCII string of medium length (shorter ones come from the value cache,
-// ASCII ones from the Latin-1 window), `nonAsciiString` looks ahead through the input for the
-// next non-ASCII strings of SHORTEST..LONGEST bytes, copies them into one buffer with a 0 byte
-// after each, decodes it with one `utf8Slice` call and cuts the text at U+0000 with one `split`
-// call: the engine makes all those strings in native code. The decoder then takes each one when
-// it reaches it. (V8 gains nothing: Deno's `utf8Slice` costs ~1 ns a byte of non-ASCII text
-// whatever the length, so batches are made on Bun only.)
+// Making a string from non-ASCII UTF-8 costs a runtime call each: JavaScriptCore's `utf8Slice`
+// spends ~100-150 ns on each call before it converts a byte (the 700 strings over 16 bytes of the
+// bench's unicode payload: 108-147 µs one call each, 26 µs as one call over all their bytes), and
+// on Deno one `utf8Slice` call costs 130-140 ns for a string of 20-60 bytes. Decoded together,
+// strings of 20-60 bytes cost ~30 ns each on Bun (`utf8Slice`) and ~50 on Deno (`TextDecoder`,
+// which converts non-ASCII text faster than Deno's `utf8Slice`: ~75). So when the decoder meets a
+// non-ASCII string of medium length (shorter ones come from the value cache, ASCII ones from the
+// Latin-1 window) within MAX_GAP bytes of the previous one, `nonAsciiString` looks ahead through
+// the input for the next non-ASCII strings of SHORTEST..LONGEST bytes, copies them into one buffer
+// with a 0 byte after each, decodes it with one call and cuts the text at U+0000 with one `split`
+// call: the engine makes all those strings in native code. The decoder then takes each one when it
+// reaches it. A lone non-ASCII string is decoded on its own, with no lookahead.
 //
 // Every string is what decoding its bytes alone gives: a 0 byte is ASCII, so it ends any UTF-8
 // sequence before it and starts none, and ill-formed bytes at the end of one string or the start
@@ -34,15 +35,27 @@ import { decodeString, isAsciiIn, type SliceMethod } from "./_utf8.ts";
 
 const runtime = globalThis as {
   Bun?: unknown;
+  Deno?: unknown;
   Buffer?: { prototype: { utf8Slice?: unknown } };
 };
-const utf8Slice = runtime.Bun !== undefined &&
+const bunUtf8Slice = runtime.Bun !== undefined &&
     typeof runtime.Buffer?.prototype.utf8Slice === "function"
   ? runtime.Buffer.prototype.utf8Slice as SliceMethod
   : null;
 
-/** Whether non-ASCII strings are decoded in batches here (Bun). */
-export const UTF8_BATCHES: boolean = utf8Slice !== null;
+/**
+ * Decodes `joined[0, length)`: with `utf8Slice` on Bun, with `TextDecoder` on Deno (see above);
+ * no batches elsewhere (browsers have neither the Latin-1 window that finds the first string nor a
+ * measurement).
+ */
+const decodeJoined: ((length: number) => string) | null = bunUtf8Slice !== null
+  ? (length) => bunUtf8Slice.call(joined, 0, length)
+  : runtime.Deno !== undefined
+  ? (length) => textDecoder.decode(joined.subarray(0, length))
+  : null;
+
+/** Whether non-ASCII strings are decoded in batches here (Bun, Deno). */
+export const UTF8_BATCHES: boolean = decodeJoined !== null;
 
 /** String bytes one batch holds at most. */
 const BATCH_BYTES = 2048;
@@ -54,6 +67,13 @@ const LONGEST = BATCH_BYTES / 2;
 const MAX_STRINGS = Math.ceil(BATCH_BYTES / SHORTEST) + 1;
 /** Input bytes one lookahead walks at most. */
 const LOOKAHEAD = 4 * BATCH_BYTES;
+/**
+ * Most input bytes between two non-ASCII strings of one batch. A non-ASCII string opens a batch
+ * only when the previous one ended at most this far before it, and the lookahead stops this far
+ * past the last string it took: a lone non-ASCII string among ASCII text (sample-large.json has
+ * two) costs no walk, which cost it 3-5% on Deno.
+ */
+const MAX_GAP = 512;
 
 // The batch is of the decoder's current input: the decoder closes it whenever its input changes.
 const starts = new Int32Array(MAX_STRINGS);
@@ -69,7 +89,10 @@ let next = 0;
 let lastStart = -1;
 /** Where the last lookahead stopped: strings before it are not looked for again. */
 let walkedTo = -1;
-let batchesMade = 0;
+/** Where the last non-ASCII string the decoder asked for ended. */
+let previousEnd = -Infinity;
+/** Batches made and lookaheads walked so far in this process (for tests). */
+const counts = { batches: 0, lookaheads: 0 };
 
 /**
  * `bytes[start, end)` (the decoder's input, `view` a DataView of it, `limit` the end of its
@@ -85,7 +108,9 @@ export function nonAsciiString(
   limit: number,
 ): string {
   if (start <= lastStart) return batchedString(bytes, start, end);
-  if (start >= walkedTo) {
+  const near = start - previousEnd <= MAX_GAP;
+  previousEnd = end;
+  if (near && start >= walkedTo) {
     const text = openBatch(bytes, view, start, end, limit);
     if (text !== null) return text;
   }
@@ -101,6 +126,7 @@ export function batchedString(bytes: Uint8Array, start: number, end: number): st
   if (start <= lastStart) {
     while (next < count && starts[next] < start) next++;
     if (next < count && starts[next] === start && lengths[next] === end - start) {
+      previousEnd = end;
       return pieces[next++];
     }
   }
@@ -109,15 +135,16 @@ export function batchedString(bytes: Uint8Array, start: number, end: number): st
 
 /** Forgets the batch: the decoder's input changed (a decode starting, or ending). */
 export function closeUtf8Batch(): void {
+  previousEnd = -Infinity;
   if (lastStart === -1 && walkedTo === -1) return;
   pieces = [];
   count = next = 0;
   lastStart = walkedTo = -1;
 }
 
-/** Batches made so far in this process (for tests). */
-export function utf8BatchesMade(): number {
-  return batchesMade;
+/** Batches made and lookaheads walked so far in this process (for tests). */
+export function utf8BatchCounts(): { batches: number; lookaheads: number } {
+  return { ...counts };
 }
 
 /**
@@ -132,13 +159,15 @@ function openBatch(
   end: number,
   limit: number,
 ): string | null {
+  counts.lookaheads++;
   starts[0] = start;
   lengths[0] = end - start;
   let found = 1;
   let total = end - start;
   const walkEnd = Math.min(limit, end + LOOKAHEAD);
   let p = end;
-  while (p < walkEnd) {
+  let lastEnd = end;
+  while (p < walkEnd && p - lastEnd <= MAX_GAP) {
     const token = bytes[p];
     let at: number; // the string's first byte
     let length: number;
@@ -163,6 +192,7 @@ function openBatch(
       starts[found] = at;
       lengths[found++] = length;
       total += length;
+      lastEnd = at + length;
     }
     p = at + length;
   }
@@ -186,13 +216,13 @@ function openBatch(
     w += length;
     joined[w++] = 0;
   }
-  const split = utf8Slice!.call(joined, 0, w - 1).split("\0");
+  const split = decodeJoined!(w - 1).split("\0");
   if (split.length !== found) return null; // a string holds U+0000: decode them alone
   pieces = split;
   count = found;
   next = 1;
   lastStart = starts[found - 1];
-  batchesMade++;
+  counts.batches++;
   return split[0];
 }
 

@@ -18,13 +18,14 @@ import {
   closeUtf8Batch,
   nonAsciiString,
   UTF8_BATCHES,
-  utf8BatchesMade,
+  utf8BatchCounts,
 } from "../_utf8_batch.ts";
 import { random, strOf } from "./_util.ts";
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 const encoder = new TextEncoder();
 const IS_BUN = (globalThis as { Bun?: unknown }).Bun !== undefined;
+const IS_DENO = (globalThis as { Deno?: unknown }).Deno !== undefined;
 
 /** A MessagePack array of the given encoded items. */
 function encodeArray(items: number[][]): Uint8Array {
@@ -103,13 +104,27 @@ function variedStrings(seed: number): Uint8Array[] {
 }
 
 describe("non-ASCII strings decoded in batches", () => {
-  test("batches are made on Bun, and only there", () => {
+  test("batches are made on Bun and Deno, and only there", () => {
     const strings = Array.from({ length: 40 }, (_, i) => text(20 + i * 3, i));
-    const before = utf8BatchesMade();
+    const before = utf8BatchCounts().batches;
     assert.deepEqual(unpack(pack(strings)), strings);
-    assert.equal(UTF8_BATCHES, IS_BUN);
-    if (IS_BUN) assert.ok(utf8BatchesMade() > before, "no batch was made");
-    else assert.equal(utf8BatchesMade(), before);
+    assert.equal(UTF8_BATCHES, IS_BUN || IS_DENO);
+    if (UTF8_BATCHES) assert.ok(utf8BatchCounts().batches > before, "no batch was made");
+    else assert.equal(utf8BatchCounts().batches, before);
+  });
+
+  test("a non-ASCII string far from the previous one costs no lookahead", () => {
+    const ascii = "plain ascii text ".repeat(40); // 680 bytes
+    const lone = [text(40, 1), ascii, text(40, 2), ascii, text(40, 3)];
+    const near = [text(40, 1), "short", text(40, 2), "short", text(40, 3)];
+    let before = utf8BatchCounts();
+    assert.deepEqual(unpack(pack(lone)), lone);
+    assert.deepEqual(utf8BatchCounts(), before, "a lookahead for strings 680 bytes apart");
+    before = utf8BatchCounts();
+    assert.deepEqual(unpack(pack(near)), near);
+    const after = utf8BatchCounts();
+    assert.equal(after.batches, before.batches + (UTF8_BATCHES ? 1 : 0));
+    assert.equal(after.lookaheads, before.lookaheads + (UTF8_BATCHES ? 1 : 0));
   });
 
   test("every string decodes as TextDecoder, ill-formed and U+0000 included", () => {
@@ -273,20 +288,29 @@ describe("non-ASCII strings decoded in batches", () => {
   });
 
   test("a decode inside a decode that leaves part of its batch unused ends its batch", () => {
-    // inner: [s, {k: 0}], its map key k (never asked of the batch: keys have their own cache)
-    // at offset 28; outer: [ext, t] with the string t at offset 28 too, of k's length
-    const s = strOf(encoder.encode(textOfBytes(24, 1)));
+    // inner: [s0, s1, {k: 0}]: s1 opens a batch that holds the map key k (never asked of the
+    // batch: keys have their own cache) at offset 53; outer: [ext, t] with the string t at offset
+    // 53 too, of k's length
+    const s0 = strOf(encoder.encode(textOfBytes(24, 0)));
+    const s1 = strOf(encoder.encode(textOfBytes(24, 1)));
     const key = textOfBytes(24, 2);
-    const innerBytes = Uint8Array.from([0x92, ...s, 0x81, ...strOf(encoder.encode(key)), 0x00]);
+    const innerBytes = Uint8Array.from([
+      0x93,
+      ...s0,
+      ...s1,
+      0x81,
+      ...strOf(encoder.encode(key)),
+      0x00,
+    ]);
     const t = textOfBytes(24, 3);
     assert.notEqual(t, key);
     const outerBytes = Uint8Array.from([
       0x92,
-      ...[0xc7, 23, 30, ...new Array(23).fill(0)],
+      ...[0xc7, 48, 30, ...new Array(48).fill(0)],
       ...strOf(encoder.encode(t)),
     ]);
-    assert.equal(outerBytes.indexOf(0xb8), 27);
-    assert.equal(innerBytes.lastIndexOf(0xb8), 27);
+    assert.equal(outerBytes.indexOf(0xb8), 52);
+    assert.equal(innerBytes.lastIndexOf(0xb8), 52);
     const unpackr = new Unpackr();
     unpackr.addExtension({
       Class: Map,
@@ -294,7 +318,10 @@ describe("non-ASCII strings decoded in batches", () => {
       pack: () => new Uint8Array(0),
       unpack: () => unpack(innerBytes),
     });
-    assert.deepEqual(unpackr.unpack(outerBytes), [[textOfBytes(24, 1), { [key]: 0 }], t]);
+    assert.deepEqual(unpackr.unpack(outerBytes), [
+      [textOfBytes(24, 0), textOfBytes(24, 1), { [key]: 0 }],
+      t,
+    ]);
   });
 
   test("a batched string is handed out only for its own start and length", {
@@ -305,15 +332,19 @@ describe("non-ASCII strings decoded in batches", () => {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     assert.equal(bytes[0], 0x96); // fixarray of 6
     assert.equal(bytes[1], 0xbe); // fixstr of 30 bytes
-    const start = 2;
-    assert.equal(nonAsciiString(bytes, view, start, start + 30, bytes.length), strings[0]);
-    const second = start + 31;
+    // the first string is decoded alone, the second opens a batch of the others
+    const at = (i: number) => 2 + 31 * i;
+    closeUtf8Batch();
+    const before = utf8BatchCounts().batches;
+    assert.equal(nonAsciiString(bytes, view, at(0), at(0) + 30, bytes.length), strings[0]);
+    assert.equal(nonAsciiString(bytes, view, at(1), at(1) + 30, bytes.length), strings[1]);
+    assert.equal(utf8BatchCounts().batches, before + 1);
     // the same start with another length: decoded from exactly those bytes
     assert.equal(
-      batchedString(bytes, second, second + 12),
-      utf8.decode(bytes.subarray(second, second + 12)),
+      batchedString(bytes, at(2), at(2) + 12),
+      utf8.decode(bytes.subarray(at(2), at(2) + 12)),
     );
-    assert.equal(batchedString(bytes, second + 31, second + 61), strings[2]);
+    assert.equal(batchedString(bytes, at(3), at(3) + 30), strings[3]);
     closeUtf8Batch();
   });
 
