@@ -55,7 +55,10 @@ const UTF8_SLICE_FIRST = utf8Slice !== null && runtime.Deno !== undefined;
  * scanning for ASCII four bytes at a time then `latin1Slice` 241 ns; 12.8 µs; Bun's `utf8Slice`
  * 129 ns; 11.8 µs, scanning then `latin1Slice` 209 ns; 17.0 µs. So on Deno a long string is
  * scanned (stopping at its first non-ASCII byte) and copied as Latin-1 when ASCII, and on Bun it
- * goes straight to `utf8Slice`.
+ * goes straight to `utf8Slice`. A long string that is not ASCII goes to `TextDecoder` on Deno:
+ * it converts well-formed text 2-3× faster than Deno's `utf8Slice` (CJK, 1 KiB: 564 against 1,055
+ * ns; 64 KiB: 20.6 against 55.6 µs; mostly ASCII, 4 KiB: 569 against 2,931 ns), and ill-formed
+ * text ~5× slower (4 KiB of CJK with a cut character: 18.9 against 4.1 µs), linear either way.
  */
 const LONG_STRING = 256;
 /** Bun: long strings straight to `utf8Slice` (see above). */
@@ -130,10 +133,9 @@ function fastAscii(b: Uint8Array, start: number, end: number): string | null {
 export function decodeString(b: Uint8Array, start: number, end: number): string {
   const length = end - start;
   if (length > LONG_STRING && utf8Slice !== null) {
-    if (UTF8_SLICE_LONG || latin1Slice === null || !isAscii(b, start, end)) {
-      return utf8Slice.call(b, start, end);
-    }
-    return latin1Slice.call(b, start, end);
+    if (UTF8_SLICE_LONG || latin1Slice === null) return utf8Slice.call(b, start, end);
+    if (isAscii(b, start, end)) return latin1Slice.call(b, start, end);
+    return textDecoder.decode(b.subarray(start, end)); // Deno (see LONG_STRING)
   }
   if (UTF8_SLICE_FIRST && length > SHORT_LIMIT) return utf8Slice!.call(b, start, end);
   const ascii = fastAscii(b, start, end);
