@@ -182,7 +182,7 @@ function openBatch(
       length = (bytes[p + 1] << 8) | bytes[p + 2];
     } else {
       const size = tokenSize(bytes, p);
-      if (size === 0) break;
+      if (!(size > 0)) break; // a stop, or NaN: a length byte lies past the input
       p += size;
       continue;
     }

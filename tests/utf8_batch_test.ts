@@ -253,6 +253,12 @@ describe("non-ASCII strings decoded in batches", () => {
     for (let cut = bytes.length - 80; cut < bytes.length; cut++) {
       assert.throws(() => unpack(backing.subarray(0, cut)), IncompleteDataError, `cut ${cut}`);
     }
+    // the input ends with a bin8 whose length byte is missing, right after two near strings
+    const [a, b] = [encoder.encode(text(30, 1)), encoder.encode(text(30, 2))];
+    for (const tail of [[0xc4], [0xc5, 0x01], [0xc7], [0xd9], [0xda, 0x00]]) {
+      const truncated = Uint8Array.from([0x93, ...strOf(a), ...strOf(b), ...tail]);
+      assert.throws(() => unpack(truncated), IncompleteDataError, `tail ${tail}`);
+    }
   });
 
   test("a decode inside a decode (an extension) gets its own strings, and so does the outer", () => {
