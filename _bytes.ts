@@ -42,13 +42,13 @@ export function wordAt(bytes: Uint8Array, at: number): number {
 }
 
 /**
- * The `length` (< 4) bytes at `at` as a little-endian word, the higher bytes 0: how the shape
- * trees keep an encoded key shorter than four bytes.
+ * A string of 1 to 3 bytes at `at` as one word: its bytes 0, `length / 2` and `length - 1` at
+ * bits 0, 8 and 16, with no loop. That is every byte, and the word's first `length` bytes
+ * (little-endian) are the string's, in order. The string caches key short strings by it, the
+ * shape trees keep and compare short encoded keys by it.
  */
 export function shortWordAt(bytes: Uint8Array, at: number, length: number): number {
-  let word = 0;
-  for (let i = 0; i < length; i++) word |= bytes[at + i] << (8 * i);
-  return word;
+  return bytes[at] | (bytes[at + (length >> 1)] << 8) | (bytes[at + length - 1] << 16);
 }
 
 /** The bytes of `parts`, one after another, in a new exact-size array. */

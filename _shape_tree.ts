@@ -74,7 +74,7 @@ export class ShapeTree<Node extends KeyNode<Node>> {
    * little-endian words so that it is compared or copied four bytes at a time:
    *   length ≥ 4: word 0 = bytes [0, 4), word 1 = bytes [length - 4, length), then the words
    *               at 4, 8, … while before length - 4 (the last may overlap word 1);
-   *   length < 4: word 0 = the bytes, byte i at bits 8i.
+   *   length < 4: word 0 = `shortWordAt` of the bytes (byte i at bits 8i, for i < length).
    */
   readonly keyWords: Int32Array = new Int32Array(MAX_SHAPES * KEY_SLOT);
   #count = 0;
@@ -107,11 +107,13 @@ export class ShapeTree<Node extends KeyNode<Node>> {
 
   /**
    * The child of `shape` for `key` (it becomes `hot`), made if new; `null` when the tree has
-   * none and makes none now (a first sighting of a further child, or a full tree).
+   * none and makes none now (a first sighting of a further child, or a full tree). For a key that
+   * is not the `hot` child's: the codecs test that first, inline, so the common step costs no
+   * call.
    */
   step(shape: Node, key: string): Node | null {
     const hot = shape.hot;
-    let child = hot === null ? undefined : hot.key === key ? hot : shape.children?.get(key);
+    let child = hot === null ? undefined : shape.children?.get(key);
     if (child === undefined) {
       if (hot !== null && !this.#seenBefore(shape.id, key)) return null;
       if (this.#count >= MAX_SHAPES) {

@@ -1,7 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { wordAt } from "./_bytes.ts";
+import { shortWordAt, wordAt } from "./_bytes.ts";
 import { decodeString } from "./_utf8.ts";
 
 // Strings repeat: map keys always, and short values often (enum-like fields, hosts, statuses).
@@ -52,7 +52,8 @@ export const valueCache: StringCache = createStringCache(11, 16);
  * bytes (a byte loop's exit is mispredicted once per string):
  *   length ≥ 4: word 0 = bytes [0, 4), word 1 = bytes [length - 4, length) (they overlap below
  *               8 bytes), then the words at 4, 8, … while before length - 4;
- *   length < 4: word 0 = bytes 0, length / 2 and length - 1 (every byte), word 1 = 0.
+ *   length < 4: word 0 = `shortWordAt` (bytes 0, length / 2 and length - 1: every byte),
+ *               word 1 = 0.
  */
 export function cachedString(
   cache: StringCache,
@@ -66,7 +67,7 @@ export function cachedString(
     first = wordAt(bytes, start);
     last = wordAt(bytes, start + length - 4);
   } else {
-    first = shortWord(bytes, start, length);
+    first = shortWordAt(bytes, start, length);
   }
   const entry = entryOf(cache, first, last, length);
   const words = cache.words;
@@ -99,7 +100,7 @@ export function cachedStringInView(
     first = view.getInt32(start, true);
     last = view.getInt32(start + length - 4, true);
   } else {
-    first = shortWord(bytes, start, length);
+    first = shortWordAt(bytes, start, length);
   }
   const entry = entryOf(cache, first, last, length);
   const words = cache.words;
@@ -110,11 +111,6 @@ export function cachedStringInView(
     }
   }
   return miss(cache, entry, bytes, start, length, first, last);
-}
-
-/** Word 0 of a string under 4 bytes: bytes 0, length / 2 and length - 1. */
-function shortWord(bytes: Uint8Array, start: number, length: number): number {
-  return bytes[start] | (bytes[start + (length >> 1)] << 8) | (bytes[start + length - 1] << 16);
 }
 
 /** The entry a string with these first and last words and length goes to. */

@@ -78,7 +78,7 @@ export function forgetScannedBytes(): void {
  * Whether `b[start, end)` is all ASCII, for callers without a view of `b` (one is kept from call
  * to call): see {@linkcode isAsciiIn}.
  */
-export function isAscii(b: Uint8Array, start: number, end: number): boolean {
+function isAscii(b: Uint8Array, start: number, end: number): boolean {
   if (b !== scannedBytes) {
     scannedBytes = b;
     scannedView = new DataView(b.buffer, b.byteOffset, b.byteLength);
