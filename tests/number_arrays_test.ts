@@ -1,0 +1,119 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// Arrays that start with a number take their own element loop in the decoder
+// (readNumberElements), which reads fixints, float64s, uint16s and uint32s inline and hands
+// every other token to the general reader. These tests pin what that loop must keep: every kind
+// of element after the first number, record ids (0x40..0x7f) inside such arrays, floats in small
+// inputs (which have no DataView) and large ones (which do), and a cut anywhere in the last
+// element being an incomplete-data error rather than a shorter array or a wrong number.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import * as msgpackr from "msgpackr";
+import { IncompleteDataError, pack, Packr, unpack, Unpackr } from "../mod.ts";
+
+/** Numbers of every encoding the loop reads inline, and of those it does not. */
+const NUMBERS = [
+  0, // positive fixint
+  0x3f, // the last fixint that cannot be a record id
+  0x40, // fixint 0x40..0x7f: a record id when records are defined
+  0x7f,
+  -1, // negative fixint
+  -32,
+  -33, // int8
+  200, // uint8
+  -200, // int16
+  0xffff, // uint16
+  0x10000, // uint32
+  0xffffffff,
+  -0x80000000, // int32
+  2 ** 40, // beyond 32 bits: float64 (msgpackr's default), or uint64 with useFloat32/int options
+  1.5, // float64
+  -0.25,
+  Number.MAX_VALUE,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+];
+
+describe("arrays that start with a number", () => {
+  test("hold every number encoding and any other value after the first element", () => {
+    const mixed = [
+      1,
+      ...NUMBERS,
+      "text",
+      { a: 1, b: [2, 3.5] },
+      [4, 5],
+      null,
+      true,
+      new Uint8Array([1, 2, 3]),
+      new Date(1700000000000),
+      7,
+    ];
+    for (const first of [1, -1, 200, 0xffff, 0x10000, 1.5]) {
+      const value = [first, ...mixed];
+      assert.deepEqual(unpack(pack(value)), value);
+      assert.deepEqual(unpack(msgpackr.pack(value)), value);
+      assert.deepEqual(new Unpackr({ structures: [] }).unpack(new Packr().pack(value)), value);
+    }
+  });
+
+  test("decode each number encoding as msgpackr does, in small inputs and in large ones", () => {
+    for (const number of NUMBERS) {
+      // small: under 512 bytes, the input has no DataView when the array starts
+      const small = [0, number, number];
+      // large: a view exists from the start, so float64s are read inline
+      const large = [0, ...Array(100).fill(number)];
+      for (const value of [small, large]) {
+        const bytes = msgpackr.pack(value);
+        assert.deepEqual(unpack(bytes), msgpackr.unpack(bytes), String(number));
+        assert.deepEqual(unpack(pack(value)), value, String(number));
+      }
+    }
+  });
+
+  test("the numeric arrays payload decodes as msgpackr decodes it (ints of every width, doubles)", () => {
+    let seed = 3;
+    const next = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const value = {
+      ints: Array.from(
+        { length: 3000 },
+        () => Math.floor(next() * 2 ** (1 + Math.floor(next() * 31))),
+      ),
+      floats: Array.from({ length: 3000 }, () => next() * 1000 - 500),
+      small: Array.from({ length: 3000 }, () => Math.floor(next() * 100)),
+    };
+    const bytes = msgpackr.pack(value);
+    assert.deepEqual(unpack(bytes), value);
+    assert.deepEqual(msgpackr.unpack(pack(value)), value);
+  });
+
+  test("record ids 0x40..0x7f inside an array of numbers are records, not fixints", () => {
+    // records are defined: 0x40.. in element position must go to the record reader
+    const value = [1, { x: 1, y: 2 }, 2, { x: 3, y: 4 }, 0x3f, { x: 5, y: 6 }];
+    const packr = new Packr({ structures: [] });
+    const bytes = packr.pack(value);
+    assert.deepEqual(new Unpackr({ structures: packr.structures }).unpack(bytes), value);
+    const theirStructures: string[][] = [];
+    const theirBytes = new msgpackr.Packr({ structures: theirStructures }).pack(value);
+    assert.deepEqual(new Unpackr({ structures: theirStructures }).unpack(theirBytes), value);
+    // with no record defined, 0x40..0x7f are plain fixints in the same loop
+    assert.deepEqual(unpack(new Uint8Array([0x93, 0x01, 0x40, 0x7f])), [1, 0x40, 0x7f]);
+  });
+
+  test("a cut anywhere inside the last element is incomplete data, in small and large inputs", () => {
+    for (const last of [0x3f, 0xffff, 0x10000, 1.5, -200, 2 ** 40]) {
+      for (const size of [3, 100]) {
+        const value = [...Array(size).fill(1.25), last];
+        const bytes = pack(value);
+        assert.deepEqual(unpack(bytes), value);
+        // cut inside the last element (and exactly before it)
+        const lastSize = pack(last).length;
+        for (let cut = bytes.length - lastSize; cut < bytes.length; cut++) {
+          assert.throws(
+            () => unpack(bytes.subarray(0, cut)),
+            IncompleteDataError,
+            `${last} ${cut}`,
+          );
+        }
+      }
+    }
+  });
+});
