@@ -7,12 +7,13 @@ import { decodeString } from "./_utf8.ts";
 // Strings repeat: map keys always, and short values often (enum-like fields, hosts, statuses).
 // Decoding one into a fresh string on every occurrence costs an allocation (tens of nanoseconds
 // in JavaScript), and a fresh string used as a property name costs an engine lookup to
-// internalise it. A string cache returns the same string object for the same bytes: a
-// direct-mapped table (a collision replaces the entry) of strings up to a maximum byte length,
-// compared four bytes at a time. A table holds only strings and numbers, no reference to any
+// internalise it. A string cache returns the same string object for the same bytes: a table of
+// strings up to a maximum byte length, compared four bytes at a time. A string has one entry,
+// looked at first (the hit path), and may also sit in the three other entries of its set of four
+// (`miss`), so strings that pick the same entry do not keep replacing each other. A table holds only strings and numbers, no reference to any
 // input, and is shared safely by every decoder.
 
-/** A direct-mapped cache of decoded strings. */
+/** A cache of decoded strings: a table of entries in sets of four. */
 export interface StringCache {
   /** Byte length of each entry's string; -1 for an empty entry. */
   readonly lengths: Int8Array;
@@ -69,7 +70,12 @@ export function cachedString(
   } else {
     first = shortWordAt(bytes, start, length);
   }
-  const entry = entryOf(cache, first, last, length);
+  const entry = entryOf(
+    cache,
+    first,
+    last,
+    length > 8 ? wordAt(bytes, start + 4) ^ length : length,
+  );
   const words = cache.words;
   const base = entry * (cache.maxBytes >> 2);
   if (cache.lengths[entry] === length && words[base] === first && words[base + 1] === last) {
@@ -102,7 +108,12 @@ export function cachedStringInView(
   } else {
     first = shortWordAt(bytes, start, length);
   }
-  const entry = entryOf(cache, first, last, length);
+  const entry = entryOf(
+    cache,
+    first,
+    last,
+    length > 8 ? view.getInt32(start + 4, true) ^ length : length,
+  );
   const words = cache.words;
   const base = entry * (cache.maxBytes >> 2);
   if (cache.lengths[entry] === length && words[base] === first && words[base + 1] === last) {
@@ -113,9 +124,13 @@ export function cachedStringInView(
   return miss(cache, entry, bytes, start, length, first, last);
 }
 
-/** The entry a string with these first and last words and length goes to. */
-function entryOf(cache: StringCache, first: number, last: number, length: number): number {
-  return Math.imul(first ^ Math.imul(last + length, 0x9e3779b1), 0x85ebca6b) >>> cache.shift;
+/**
+ * The entry a string with these first and last words goes to. `salt` is its length, mixed with its
+ * second word (bytes 4..7) when it is over 8 bytes long: strings that differ only there, such as
+ * `blob-1.bin` and `blob-2.bin`, would otherwise all pick one entry.
+ */
+function entryOf(cache: StringCache, first: number, last: number, salt: number): number {
+  return Math.imul(first ^ Math.imul(last + salt, 0x9e3779b1), 0x85ebca6b) >>> cache.shift;
 }
 
 /** Whether the words of a string over 8 bytes between its first and last match, from `word`. */
@@ -134,7 +149,13 @@ function restMatches(
   return offset >= length - 4;
 }
 
-/** Decodes the string and keeps it in `entry`, replacing what was there. */
+/**
+ * Not in `entry`: from another entry of its set of four (`entry ^ 1`, `^ 2`, `^ 3`) when the
+ * string is there, else decoded and kept in `entry`; the string that was there moves to an empty
+ * entry of the set, or replaces one of the others in turn. So up to four strings that pick the
+ * same entry, or neighbouring ones, all stay cached instead of replacing each other on every
+ * occurrence (strings2.json: 10 such misses a decode before sets, 0 after).
+ */
 function miss(
   cache: StringCache,
   entry: number,
@@ -144,11 +165,36 @@ function miss(
   first: number,
   last: number,
 ): string {
+  const words = cache.words;
+  const lengths = cache.lengths;
+  const stride = cache.maxBytes >> 2;
+  for (let other = 1; other < 4; other++) {
+    const base = (entry ^ other) * stride;
+    if (
+      lengths[entry ^ other] === length && words[base] === first && words[base + 1] === last &&
+      (length <= 8 || restMatches(words, base + 2, bytes, start, length))
+    ) {
+      return cache.strings[entry ^ other];
+    }
+  }
   cache.misses++; // counted on the slow path only, so a hit costs nothing more
   const text = decodeString(bytes, start, start + length);
-  const words = cache.words;
-  const base = entry * (cache.maxBytes >> 2);
-  cache.lengths[entry] = length;
+  const base = entry * stride;
+  if (lengths[entry] >= 0) {
+    // the entry's string moves: to an empty entry of the set, else over one of them in turn
+    let victim = entry ^ (1 + cache.misses % 3);
+    for (let other = 1; other < 4; other++) {
+      if (lengths[entry ^ other] < 0) {
+        victim = entry ^ other;
+        break;
+      }
+    }
+    const victimBase = victim * stride;
+    lengths[victim] = lengths[entry];
+    cache.strings[victim] = cache.strings[entry];
+    for (let word = 0; word < stride; word++) words[victimBase + word] = words[base + word];
+  }
+  lengths[entry] = length;
   words[base] = first;
   words[base + 1] = last;
   for (let offset = 4, word = base + 2; offset < length - 4; offset += 4, word++) {
