@@ -10,8 +10,8 @@ import { decodeString } from "./_utf8.ts";
 // internalise it. A string cache returns the same string object for the same bytes: a table of
 // strings up to a maximum byte length, compared four bytes at a time. A string has one entry,
 // looked at first (the hit path), and may also sit in the three other entries of its set of four
-// (`miss`), so strings that pick the same entry do not keep replacing each other. A table holds only strings and numbers, no reference to any
-// input, and is shared safely by every decoder.
+// (`miss`), so strings that pick the same entry do not keep replacing each other. A table holds
+// only strings and numbers, no reference to any input, and is shared safely by every decoder.
 
 /** A cache of decoded strings: a table of entries in sets of four. */
 export interface StringCache {

@@ -202,21 +202,17 @@ function openBatch(
   }
   walkedTo = p;
   if (found === 1) return null;
-  // copied four bytes at a time, the last word ending where the string ends (a `set` of a
-  // `subarray` would allocate a view per string: 1.2x slower on the unicode payload)
+  // copied four bytes at a time, the last word ending where the string ends (every string here
+  // has at least MIN_SLICED bytes; a `set` of a `subarray` would allocate a view per string: 1.2x
+  // slower on the unicode payload)
   let w = 0;
   for (let i = 0; i < found; i++) {
     const from = starts[i];
     const length = lengths[i];
-    let j = 0;
-    for (; j + 4 <= length; j += 4) joinedView.setInt32(w + j, view.getInt32(from + j, true), true);
-    if (j < length) {
-      if (length >= 4) {
-        joinedView.setInt32(w + length - 4, view.getInt32(from + length - 4, true), true);
-      } else {
-        for (; j < length; j++) joined[w + j] = bytes[from + j];
-      }
+    for (let j = 0; j + 4 <= length; j += 4) {
+      joinedView.setInt32(w + j, view.getInt32(from + j, true), true);
     }
+    joinedView.setInt32(w + length - 4, view.getInt32(from + length - 4, true), true);
     w += length;
     joined[w++] = 0;
   }
