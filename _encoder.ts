@@ -8,6 +8,7 @@
 // comes from the `EncodeContext` the Packr passes in; the object writer is chosen once per
 // instance. Byte choices follow msgpackr 2.1.3 exactly (WIRE-FORMAT §0.1).
 
+import { concatBytes } from "./_bytes.ts";
 import { C1Type } from "./_c1.ts";
 import { encodeBigIntPayload } from "./_bigint_ext.ts";
 import type { Extension, ExtensionRegistry } from "./_extensions.ts";
@@ -159,7 +160,7 @@ let depth = 0;
 /** Whether this pack may gather large binary values (`writeBytes`): see `gatherOutput`. */
 let gatherLargeBytes = false;
 /** The large binary values this pack gathered so far; null while there are none. */
-let largeBytes: LargeBytes | null = null;
+let largeBytes: GatheredBytes[] | null = null;
 
 interface Reference {
   /** Offset (from `start`) of the object's first byte. */
@@ -169,17 +170,15 @@ interface Reference {
 }
 
 /**
- * Binary values of at least LARGE_BYTES_MIN bytes that `pack()` copies straight from the caller's
+ * A binary value of at least LARGE_BYTES_MIN bytes that `pack()` copies straight from the caller's
  * memory into its exact-size output, instead of into the arena first and then out again.
  */
-interface LargeBytes {
-  values: Uint8Array[];
-  /** Offset (from `start`) in the arena where each value's bytes belong (after its header). */
-  offsets: number[];
-  /** Each value's length when it was reached: a value detached since then is an error. */
-  lengths: number[];
-  /** Sum of the lengths. */
-  total: number;
+interface GatheredBytes {
+  bytes: Uint8Array;
+  /** Offset (from `start`) in the arena where its bytes belong (after its header). */
+  offset: number;
+  /** Its length when it was reached: a value detached since then is an error. */
+  length: number;
 }
 
 interface Bundle {
@@ -875,7 +874,7 @@ function writeBytes(bytes: Uint8Array, code: number): void {
     position += 4;
   }
   if (gathered) {
-    gather(bytes);
+    (largeBytes ??= []).push({ bytes, offset: position - start, length });
     return;
   }
   target.set(bytes, position);
@@ -890,14 +889,6 @@ function writeBytes(bytes: Uint8Array, code: number): void {
  * two extra `set` calls of a gathered value cost more than copying it twice.
  */
 const LARGE_BYTES_MIN = 0x4000;
-
-function gather(bytes: Uint8Array): void {
-  const large = largeBytes ??= { values: [], offsets: [], lengths: [], total: 0 };
-  large.values.push(bytes);
-  large.offsets.push(position - start);
-  large.lengths.push(bytes.length);
-  large.total += bytes.length;
-}
 
 /** An ext with the smallest header: fixext for 1/2/4/8/16 bytes, else ext8/16/32. */
 function writeExtensionData(payload: Uint8Array, type: number): void {
@@ -1085,7 +1076,7 @@ interface SavedState {
   closedBundles: Bundle[];
   depth: number;
   gatherLargeBytes: boolean;
-  largeBytes: LargeBytes | null;
+  largeBytes: GatheredBytes[] | null;
 }
 
 function saveState(): SavedState {
@@ -1292,27 +1283,20 @@ function finishValue(value: unknown, flags: number, output: OutputBuffer | null)
  * a getter or `toJSON` that changed an already packed Uint8Array later in the same pack would
  * change the output; one that detached or shrank it is an error rather than missing bytes.
  */
-function gatherOutput(large: LargeBytes): Bytes {
-  largeBytes = null; // not kept alive by this module after the pack
-  const output = new Uint8Array(position - start + large.total);
+function gatherOutput(gathered: readonly GatheredBytes[]): Bytes {
+  const parts: Uint8Array[] = [];
   let from = start;
-  let to = 0;
-  for (let i = 0; i < large.values.length; i++) {
-    const at = start + large.offsets[i];
-    output.set(target.subarray(from, at), to);
-    to += at - from;
-    from = at;
-    const value = large.values[i];
-    if (value.length !== large.lengths[i]) {
+  for (const { bytes, offset, length } of gathered) {
+    if (bytes.length !== length) {
       throw new TypeError(
-        `A binary value of ${large.lengths[i]} bytes was detached or resized while being packed`,
+        `A binary value of ${length} bytes was detached or resized while being packed`,
       );
     }
-    output.set(value, to);
-    to += value.length;
+    parts.push(target.subarray(from, start + offset), bytes);
+    from = start + offset;
   }
-  output.set(target.subarray(from, position), to);
-  return output;
+  parts.push(target.subarray(from, position));
+  return concatBytes(parts);
 }
 
 /** V8 (Deno, Node) copies large buffers faster with `new` + `set` than with `slice` (1 MiB:
