@@ -24,7 +24,7 @@ const fromCharCode = String.fromCharCode;
 // strings with `utf8Slice` where it was checked to equal `TextDecoder` (Deno and Bun, including
 // every ill-formed sequence), else `TextDecoder` or the JavaScript decoder below.
 
-export type SliceMethod = (this: Uint8Array, start: number, end: number) => string;
+type SliceMethod = (this: Uint8Array, start: number, end: number) => string;
 
 const runtime = globalThis as {
   Bun?: unknown;
@@ -36,10 +36,15 @@ const bufferMethods = runtime.Buffer?.prototype;
 export const latin1Slice: SliceMethod | null = typeof bufferMethods?.latin1Slice === "function"
   ? bufferMethods.latin1Slice as SliceMethod
   : null;
-const utf8Slice = (runtime.Bun !== undefined || runtime.Deno !== undefined) &&
+/**
+ * `Buffer.prototype.utf8Slice` on Deno and Bun, where it was checked to decode as `TextDecoder`
+ * does, else `null`.
+ */
+export const utf8Slice: SliceMethod | null =
+  (runtime.Bun !== undefined || runtime.Deno !== undefined) &&
     typeof bufferMethods?.utf8Slice === "function"
-  ? bufferMethods.utf8Slice as SliceMethod
-  : null;
+    ? bufferMethods.utf8Slice as SliceMethod
+    : null;
 /** JavaScriptCore (Bun) builds short strings fastest one character at a time. */
 const APPEND_SHORT = runtime.Bun !== undefined;
 /** ASCII strings up to this length are built in JavaScript. */

@@ -2,7 +2,7 @@
 // This module is browser compatible.
 
 import { valueCache } from "./_string_cache.ts";
-import { decodeString, isAsciiIn, type SliceMethod, textDecoder } from "./_utf8.ts";
+import { decodeString, isAsciiIn, textDecoder, utf8Slice } from "./_utf8.ts";
 
 // Non-ASCII strings of a stretch of input decoded together (Bun and Deno).
 //
@@ -37,26 +37,19 @@ import { decodeString, isAsciiIn, type SliceMethod, textDecoder } from "./_utf8.
 // The cost of sharing, as for the Latin-1 window: each string is a piece of the batch's text, so a
 // string kept after the decode keeps the text alive, up to BATCH_BYTES UTF-16 units (4 KiB).
 
-const runtime = globalThis as {
-  Bun?: unknown;
-  Deno?: unknown;
-  Buffer?: { prototype: { utf8Slice?: unknown } };
-};
-const bunUtf8Slice = runtime.Bun !== undefined &&
-    typeof runtime.Buffer?.prototype.utf8Slice === "function"
-  ? runtime.Buffer.prototype.utf8Slice as SliceMethod
-  : null;
+const runtime = globalThis as { Bun?: unknown; Deno?: unknown };
 
 /**
  * Decodes `joined[0, length)`: with `utf8Slice` on Bun, with `TextDecoder` on Deno (see above);
  * no batches elsewhere (browsers have neither the Latin-1 window that finds the first string nor a
  * measurement).
  */
-const decodeJoined: ((length: number) => string) | null = bunUtf8Slice !== null
-  ? (length) => bunUtf8Slice.call(joined, 0, length)
-  : runtime.Deno !== undefined
-  ? (length) => textDecoder.decode(joined.subarray(0, length))
-  : null;
+const decodeJoined: ((length: number) => string) | null =
+  runtime.Bun !== undefined && utf8Slice !== null
+    ? (length) => utf8Slice!.call(joined, 0, length)
+    : runtime.Deno !== undefined
+    ? (length) => textDecoder.decode(joined.subarray(0, length))
+    : null;
 
 /** Whether non-ASCII strings are decoded in batches here (Bun, Deno). */
 export const UTF8_BATCHES: boolean = decodeJoined !== null;
