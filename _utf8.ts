@@ -856,10 +856,23 @@ export function decodeUtf8(b: Uint8Array, start: number, end: number): string {
  * Writes `string` as UTF-8 at `position` and returns the position after it. Lone surrogates are
  * written in their 3-byte (WTF-8) form, as msgpackr does for strings under 64 code units, so our
  * bytes equal its bytes. `target` must have room for 3 bytes per UTF-16 code unit.
+ *
+ * The leading ASCII run is copied by a loop of its own, whose stores are indexed by the loop
+ * counter instead of a position carried from store to store: V8 packs sample-large.json (strings
+ * of 24-27 ASCII characters) 7% faster, and Bun (which writes strings over 8 units natively)
+ * packs strings2.json 10% faster.
  */
 export function encodeUtf8Manually(target: Uint8Array, position: number, string: string): number {
   const length = string.length;
-  for (let i = 0; i < length; i++) {
+  let i = 0;
+  for (; i < length; i++) {
+    const c = string.charCodeAt(i);
+    if (c >= 0x80) break;
+    target[position + i] = c;
+  }
+  if (i === length) return position + length;
+  position += i;
+  for (; i < length; i++) {
     let c = string.charCodeAt(i);
     if (c < 0x80) {
       target[position++] = c;
