@@ -548,8 +548,8 @@ const objectPrototype = Object.prototype;
  * Whether a for-in over `object` may yield inherited keys: it may unless its prototype is
  * `Object.prototype` and that has no enumerable property (its own prototype is null). Asked per
  * object, not per pack, so a getter that adds one during a pack is seen. Testing `hasOwn` per key
- * cost V8 10-15% of plain packs of objects (Deno, example4.json 19.8 -> 17.4 us, 1,000 log events
- * 372 -> 335 us); this test costs ~4 ns an object, and JavaScriptCore is unchanged.
+ * cost V8 5-10% of plain packs of objects (Deno, example4.json 18.8-19.5 -> 17.5-18.1 us, 1,000 log
+ * events 352-372 -> 332-336 us); this test costs ~4 ns an object, and JavaScriptCore is unchanged.
  */
 function mayHaveInheritedKeys(object: object): boolean {
   if (getPrototypeOf(object) !== objectPrototype) return true;

@@ -55,3 +55,10 @@ export function strOf(bytes: Uint8Array): number[] {
   const header = n < 32 ? [0xa0 | n] : n < 256 ? [0xd9, n] : [0xda, n >> 8, n & 0xff];
   return [...header, ...bytes];
 }
+
+/** A MessagePack array (fixarray or array16 header) of the given encoded items. */
+export function encodeArray(items: number[][]): Uint8Array {
+  const n = items.length;
+  const header = n < 16 ? [0x90 | n] : [0xdc, n >> 8, n & 0xff];
+  return Uint8Array.from([...header, ...items.flat()]);
+}

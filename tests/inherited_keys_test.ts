@@ -12,14 +12,19 @@ import { pack, Packr, unpack } from "../mod.ts";
 
 const prototypeRecord = Object.prototype as Record<string, unknown>;
 
-/** Runs `action` while Object.prototype has an enumerable `polluted` property. */
-function withPollutedPrototype<T>(action: () => T): T {
+/** Gives Object.prototype an enumerable `polluted` property (removed by `delete`). */
+function pollutePrototype(): void {
   Object.defineProperty(Object.prototype, "polluted", {
     value: "inherited",
     enumerable: true,
     configurable: true,
     writable: true,
   });
+}
+
+/** Runs `action` while Object.prototype has an enumerable `polluted` property. */
+function withPollutedPrototype<T>(action: () => T): T {
+  pollutePrototype();
   try {
     return action();
   } finally {
@@ -73,12 +78,7 @@ describe("inherited keys are never packed", () => {
     const value = {
       first: {
         get trigger(): number {
-          Object.defineProperty(Object.prototype, "polluted", {
-            value: "inherited",
-            enumerable: true,
-            configurable: true,
-            writable: true,
-          });
+          pollutePrototype();
           return 1;
         },
       },
@@ -91,15 +91,9 @@ describe("inherited keys are never packed", () => {
     } finally {
       delete prototypeRecord.polluted;
     }
-    assert.deepEqual(unpack(bytes), {
-      first: { trigger: 1 },
-      second: { a: 1, b: { c: 2 } },
-      third: [{ d: 3 }],
-    });
-    assert.deepEqual(
-      msgpackr.unpack(bytes),
-      { first: { trigger: 1 }, second: { a: 1, b: { c: 2 } }, third: [{ d: 3 }] },
-    );
+    const expected = { first: { trigger: 1 }, second: { a: 1, b: { c: 2 } }, third: [{ d: 3 }] };
+    assert.deepEqual(unpack(bytes), expected);
+    assert.deepEqual(msgpackr.unpack(bytes), expected);
   });
 
   test("objects whose prototype is another object: inherited keys are skipped", () => {

@@ -12,16 +12,9 @@ import * as msgpackr from "msgpackr";
 import { pack, Packr, unpack, unpackMultiple, Unpackr } from "../mod.ts";
 import * as noEval from "../no_eval.ts";
 import { UnpackrStream } from "../stream.ts";
-import { random, strOf } from "./_util.ts";
+import { encodeArray, random, strOf } from "./_util.ts";
 
 const utf8 = new TextDecoder();
-
-/** A MessagePack array of the given encoded items. */
-function encodeArray(items: number[][]): Uint8Array {
-  const n = items.length;
-  const header = n < 16 ? [0x90 | n] : [0xdc, n >> 8, n & 0xff];
-  return Uint8Array.from([...header, ...items.flat()]);
-}
 
 /** ASCII bytes of `length`, varying with `seed`. */
 function asciiBytes(length: number, seed: number): Uint8Array {

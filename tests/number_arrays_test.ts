@@ -9,6 +9,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as msgpackr from "msgpackr";
 import { IncompleteDataError, pack, Packr, unpack, Unpackr } from "../mod.ts";
+import { random } from "./_util.ts";
 
 /** Numbers of every encoding the loop reads inline, and of those it does not. */
 const NUMBERS = [
@@ -70,8 +71,7 @@ describe("arrays that start with a number", () => {
   });
 
   test("the numeric arrays payload decodes as msgpackr decodes it (ints of every width, doubles)", () => {
-    let seed = 3;
-    const next = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const next = random(3);
     const value = {
       ints: Array.from(
         { length: 3000 },

@@ -1,11 +1,11 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// On Bun, non-ASCII strings of medium length are decoded a batch at a time (_utf8_batch.ts): the
-// decoder looks ahead for the next ones, decodes their bytes joined by 0 bytes in one call and
-// splits the text. Whatever the batch holds, every string must decode exactly as TextDecoder
-// decodes its own bytes: ill-formed bytes at either end, U+0000 and U+FFFD inside, a BOM, tokens
-// the lookahead steps over or stops at, an input that ends inside a string, a decode inside a
-// decode, streams, records. On Deno and in browsers there are no batches, and the same tests
-// check the ordinary path.
+// On Bun and Deno, non-ASCII strings of medium length are decoded a batch at a time
+// (_utf8_batch.ts): the decoder looks ahead for the next ones, decodes their bytes joined by 0
+// bytes in one call and splits the text. Whatever the batch holds, every string must decode
+// exactly as TextDecoder decodes its own bytes: ill-formed bytes at either end, U+0000 and U+FFFD
+// inside, a BOM, tokens the lookahead steps over or stops at, an input that ends inside a string,
+// a decode inside a decode, streams, records. In browsers (and Node) there are no batches, and the
+// same tests check the ordinary path.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -20,19 +20,11 @@ import {
   UTF8_BATCHES,
   utf8BatchCounts,
 } from "../_utf8_batch.ts";
-import { random, strOf } from "./_util.ts";
+import { encodeArray, isDeno, random, strOf } from "./_util.ts";
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 const encoder = new TextEncoder();
 const IS_BUN = (globalThis as { Bun?: unknown }).Bun !== undefined;
-const IS_DENO = (globalThis as { Deno?: unknown }).Deno !== undefined;
-
-/** A MessagePack array of the given encoded items. */
-function encodeArray(items: number[][]): Uint8Array {
-  const n = items.length;
-  const header = n < 16 ? [0x90 | n] : [0xdc, n >> 8, n & 0xff];
-  return Uint8Array.from([...header, ...items.flat()]);
-}
 
 const TEXTS = [
   "Привет, как дела? Всё хорошо.",
@@ -108,7 +100,7 @@ describe("non-ASCII strings decoded in batches", () => {
     const strings = Array.from({ length: 40 }, (_, i) => text(20 + i * 3, i));
     const before = utf8BatchCounts().batches;
     assert.deepEqual(unpack(pack(strings)), strings);
-    assert.equal(UTF8_BATCHES, IS_BUN || IS_DENO);
+    assert.equal(UTF8_BATCHES, IS_BUN || isDeno);
     if (UTF8_BATCHES) assert.ok(utf8BatchCounts().batches > before, "no batch was made");
     else assert.equal(utf8BatchCounts().batches, before);
   });

@@ -194,9 +194,9 @@ function str8Of(bytes: Uint8Array): number[] {
 }
 
 /** A string that takes an input past EAGER_VIEW_MIN_INPUT (the decode gets a DataView). */
-const PAD = "p".repeat(EAGER_VIEW_MIN_INPUT);
-const PAD_BYTES = new TextEncoder().encode(PAD);
 const encoder = new TextEncoder();
+const PAD = "p".repeat(EAGER_VIEW_MIN_INPUT);
+const PAD_BYTES = encoder.encode(PAD);
 
 describe("every string path of the decoder equals TextDecoder", () => {
   const random = mulberry32(2026);
