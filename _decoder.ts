@@ -447,13 +447,28 @@ function readArray(length: number): unknown[] {
  * every element pays a call (strings2.json in the bench process: 12.2-12.4 -> 11.3-11.7 µs on Bun,
  * 10.0-11.5 -> 9.6-10.5 on Deno). Chosen by the first element, so arrays of numbers or maps keep
  * the plain loop (testing every element's token slowed numeric arrays by 15% on Deno).
+ *
+ * A short fixstr goes straight to the value cache's lookup, as `readString` would send it, rather
+ * than through `readString`. V8 inlines a function that already has optimized code only if its
+ * bytecode plus everything that code inlined fits the caller's budget (920 bytes). In a process
+ * that decoded other data first, `readString` has been optimized on its own with the Latin-1
+ * window and the lookup inside (315 + 701-798 bytes), so this loop called it for every element:
+ * strings2.json after example4.json and sample-large.json took 11.3-11.9 µs on Deno against
+ * 9.3 in a fresh process, and 9.2-9.6 with the lookup called from here (Bun: 11.1 -> 10.6).
  */
 function readStringElements(array: unknown[], length: number): void {
   for (let i = 0; i < length; i++) {
     const token = src[position];
-    if (token >= 0xa0 && token < 0xc0) {
+    const size = token - 0xa0; // a fixstr's length when token is one
+    if (size > 0 && size <= VALUE_CACHE_MAX && valueCacheOn && view !== null && !fatalStrings) {
+      const start = position + 1;
+      if (size > srcEnd - start) throw incomplete(start + size);
+      position = start + size;
+      array[i] = cachedStringInView(valueCache, src, view, start, size);
+      if (--valueCacheCountdown === 0) endValueCacheWindow();
+    } else if (token >= 0xa0 && token < 0xc0) {
       position++;
-      array[i] = readString(token - 0xa0);
+      array[i] = readString(size);
     } else {
       array[i] = read();
     }

@@ -304,6 +304,64 @@ describe("every string path of the decoder equals TextDecoder", () => {
     }
   });
 
+  test("a long array of short strings decodes each element as TextDecoder, with fatal and cut inputs", () => {
+    // an input of EAGER_VIEW_MIN_INPUT bytes or more has its view from the start, and the array
+    // loop then looks its short fixstrs up in the value cache itself (readStringElements)
+    const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+    const random = mulberry32(61);
+    const elements: Uint8Array[] = [];
+    for (let total = 0; total < EAGER_VIEW_MIN_INPUT * 2;) {
+      const length = Math.floor(random() * 17); // 0..16 bytes: the value cache's range
+      const bytes = Uint8Array.from({ length }, () => {
+        const kind = random();
+        // mostly ASCII, some UTF-8 lead and continuation bytes (well-formed or not)
+        return kind < 0.7 ? 0x61 + Math.floor(random() * 4) : 0x80 + Math.floor(random() * 0x70);
+      });
+      elements.push(bytes);
+      total += 1 + length;
+    }
+    const input = new Uint8Array([
+      0xdc,
+      elements.length >> 8,
+      elements.length & 0xff,
+      ...elements.flatMap((bytes) => strOf(bytes)),
+    ]);
+    assert.ok(input.length >= EAGER_VIEW_MIN_INPUT);
+    const expected = elements.map((bytes) => decoder.decode(bytes));
+    for (let round = 0; round < 3; round++) { // the second and third from the cache
+      assert.deepEqual(unpack(input), expected);
+      assert.deepEqual(new Unpackr({ structures: [] }).unpack(input), expected);
+    }
+    // fatal: the first ill-formed element is rejected at its offset, as readString does
+    const fatalDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    const wellFormed = (bytes: Uint8Array) => {
+      try {
+        fatalDecoder.decode(bytes);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const strict = new Unpackr({ fatal: true });
+    let offset = 3;
+    let firstBad = -1;
+    for (const bytes of elements) {
+      offset += 1;
+      if (firstBad < 0 && !wellFormed(bytes)) firstBad = offset;
+      offset += bytes.length;
+    }
+    assert.ok(firstBad > 0, "the sample holds an ill-formed element");
+    assert.throws(() => strict.unpack(input), (error: unknown) => {
+      assert.ok(error instanceof DecodeError && !(error instanceof IncompleteDataError));
+      assert.equal(error.offset, firstBad);
+      return true;
+    });
+    // cut anywhere in the last elements: incomplete, never a shorter array
+    for (let cut = input.length - 40; cut < input.length; cut++) {
+      assert.throws(() => unpack(input.subarray(0, cut)), IncompleteDataError);
+    }
+  });
+
   test("unpack() decodes map keys of every length 0..300 (and longer) as TextDecoder (fixstr, str8, cached)", () => {
     for (const entry of cases) {
       const expected = entry.expected === "__proto__" ? "__proto_" : entry.expected;
