@@ -29,7 +29,15 @@ import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
 import { decodeString, decodeStringStrict, forgetScannedBytes } from "./_utf8.ts";
 import { shortWordAt } from "./_bytes.ts";
-import { cachedString, cachedStringInView, keyCache, valueCache } from "./_string_cache.ts";
+import {
+  cachedString,
+  cachedStringInView,
+  cachedStringMiss,
+  entryOf,
+  keyCache,
+  restMatches,
+  valueCache,
+} from "./_string_cache.ts";
 import { closeLatin1Window, MAX_SLICED, MIN_SLICED, sliceAsciiString } from "./_latin1_window.ts";
 import { batchedString, closeUtf8Batch, nonAsciiString, UTF8_BATCHES } from "./_utf8_batch.ts";
 import type { Structure } from "./_options.ts";
@@ -179,7 +187,28 @@ export function read(): unknown {
     if (token < 0x90) return readMap(token - 0x80); // fixmap
     return readArray(token - 0x90); // fixarray
   }
-  if (token < 0xc0) return readString(token - 0xa0); // fixstr
+  if (token < 0xc0) { // fixstr
+    const length = token - 0xa0;
+    if (length > 0 && length <= VALUE_CACHE_MAX && valueCacheOn && view !== null && !fatalStrings) {
+      if (length > srcEnd - position) throw incomplete(position + length);
+      position += length;
+      // the value cache's hit test, written out (see VALUE_WORDS)
+      const start = position - length;
+      const first = length >= 4 ? view.getInt32(start, true) : shortWordAt(src, start, length);
+      const last = length >= 4 ? view.getInt32(start + length - 4, true) : 0;
+      const salt = length > 8 ? view.getInt32(start + 4, true) ^ length : length;
+      const entry = entryOf(valueCache, first, last, salt);
+      const base = entry * VALUE_STRIDE;
+      const text = VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
+          VALUE_WORDS[base + 1] === last &&
+          (length <= 8 || restMatches(VALUE_WORDS, base + 2, src, start, length))
+        ? VALUE_STRINGS[entry]
+        : cachedStringMiss(valueCache, entry, src, start, length, first, last);
+      if (--valueCacheCountdown === 0) endValueCacheWindow();
+      return text;
+    }
+    return readString(length);
+  }
   if (token >= 0xe0) return token - 0x100; // negative fixint
   // 0xc0..0xdf: one switch in this function, so a typed value costs no further call
   let length: number;
@@ -375,6 +404,20 @@ function otherString(start: number, end: number): string {
 // hit, bypassed for the next 1024 short strings of this decode, twice as many after each further
 // window that fails (up to 65536), so unique data pays almost nothing.
 const VALUE_CACHE_MAX = valueCache.maxBytes;
+// The value cache's tables, for the hit test that `read` (fixstr values, so every string field of
+// a record) and `readStringElements` write out: `cachedStringInView`'s test, the same words
+// compared the same way (layout in `_string_cache.ts`), with the miss sent on to
+// `cachedStringMiss`. Written out because neither engine inlines the lookup there for good:
+// JavaScriptCore never inlines a function this large (`cachedStringInView` costs 360 of its
+// bytecode units), and V8 stops inlining it into `read` once it has optimized code of its own
+// (265 + 214-633 bytes against the caller's 920). Measured in a process that decoded other
+// payloads first, against the call: strings2.json 10.6-10.9 -> 8.3-9.3 µs on Bun and 9.1-9.8 ->
+// 8.5-8.8 on Deno; records of the service response 3.6 -> 3.0-3.1 (Bun) and 3.4 -> 3.0-3.2 µs
+// (Deno), example4.json 9.5 -> 7.9-8.8 (Bun), the log events 143 -> 119-122 µs (Bun).
+const VALUE_STRIDE = valueCache.maxBytes >> 2;
+const VALUE_LENGTHS = valueCache.lengths;
+const VALUE_WORDS = valueCache.words;
+const VALUE_STRINGS = valueCache.strings;
 const VALUE_CACHE_WINDOW = 64;
 const VALUE_CACHE_FIRST_REST = 1024;
 const VALUE_CACHE_LONGEST_REST = 65536;
@@ -448,27 +491,38 @@ function readArray(length: number): unknown[] {
  * 10.0-11.5 -> 9.6-10.5 on Deno). Chosen by the first element, so arrays of numbers or maps keep
  * the plain loop (testing every element's token slowed numeric arrays by 15% on Deno).
  *
- * A short fixstr goes straight to the value cache's lookup, as `readString` would send it, rather
+ * A short fixstr is looked up in the value cache here, as `readString` would look it up, rather
  * than through `readString`. V8 inlines a function that already has optimized code only if its
  * bytecode plus everything that code inlined fits the caller's budget (920 bytes). In a process
  * that decoded other data first, `readString` has been optimized on its own with the Latin-1
  * window and the lookup inside (315 + 701-798 bytes), so this loop called it for every element:
  * strings2.json after example4.json and sample-large.json took 11.3-11.9 µs on Deno against
- * 9.3 in a fresh process, and 9.2-9.6 with the lookup called from here (Bun: 11.1 -> 10.6).
+ * 9.3 in a fresh process, and 9.2-9.6 with the lookup called from here (Bun: 11.1 -> 10.6); with
+ * the hit test written out here (see VALUE_WORDS), 8.5-8.8 on Deno and 8.3-9.3 on Bun.
  */
 function readStringElements(array: unknown[], length: number): void {
   for (let i = 0; i < length; i++) {
     const token = src[position];
-    const size = token - 0xa0; // a fixstr's length when token is one
-    if (size > 0 && size <= VALUE_CACHE_MAX && valueCacheOn && view !== null && !fatalStrings) {
-      const start = position + 1;
-      if (size > srcEnd - start) throw incomplete(start + size);
-      position = start + size;
-      array[i] = cachedStringInView(valueCache, src, view, start, size);
+    const length = token - 0xa0; // a fixstr's length when token is one
+    if (length > 0 && length <= VALUE_CACHE_MAX && valueCacheOn && view !== null && !fatalStrings) {
+      if (length >= srcEnd - position) throw incomplete(position + 1 + length);
+      position += 1 + length;
+      // the value cache's hit test, written out as in `read` (see VALUE_WORDS)
+      const start = position - length;
+      const first = length >= 4 ? view.getInt32(start, true) : shortWordAt(src, start, length);
+      const last = length >= 4 ? view.getInt32(start + length - 4, true) : 0;
+      const salt = length > 8 ? view.getInt32(start + 4, true) ^ length : length;
+      const entry = entryOf(valueCache, first, last, salt);
+      const base = entry * VALUE_STRIDE;
+      array[i] = VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
+          VALUE_WORDS[base + 1] === last &&
+          (length <= 8 || restMatches(VALUE_WORDS, base + 2, src, start, length))
+        ? VALUE_STRINGS[entry]
+        : cachedStringMiss(valueCache, entry, src, start, length, first, last);
       if (--valueCacheCountdown === 0) endValueCacheWindow();
     } else if (token >= 0xa0 && token < 0xc0) {
       position++;
-      array[i] = readString(size);
+      array[i] = readString(length);
     } else {
       array[i] = read();
     }

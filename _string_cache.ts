@@ -10,8 +10,9 @@ import { decodeString } from "./_utf8.ts";
 // internalise it. A string cache returns the same string object for the same bytes: a table of
 // strings up to a maximum byte length, compared four bytes at a time. A string has one entry,
 // looked at first (the hit path), and may also sit in the three other entries of its set of four
-// (`miss`), so strings that pick the same entry do not keep replacing each other. A table holds
-// only strings and numbers, no reference to any input, and is shared safely by every decoder.
+// (`cachedStringMiss`), so strings that pick the same entry do not keep replacing each other. A
+// table holds only strings and numbers, no reference to any input, and is shared safely by every
+// decoder.
 
 /** A cache of decoded strings: a table of entries in sets of four. */
 export interface StringCache {
@@ -83,7 +84,7 @@ export function cachedString(
       return cache.strings[entry];
     }
   }
-  return miss(cache, entry, bytes, start, length, first, last);
+  return cachedStringMiss(cache, entry, bytes, start, length, first, last);
 }
 
 /**
@@ -121,20 +122,21 @@ export function cachedStringInView(
       return cache.strings[entry];
     }
   }
-  return miss(cache, entry, bytes, start, length, first, last);
+  return cachedStringMiss(cache, entry, bytes, start, length, first, last);
 }
 
 /**
- * The entry a string with these first and last words goes to. `salt` is its length, mixed with its
+ * The entry a string with these first and last words goes to (the decoder computes it itself
+ * where it writes the hit test out, see `readCachedValue` in `_decoder.ts`). `salt` is its length, mixed with its
  * second word (bytes 4..7) when it is over 8 bytes long: strings that differ only there, such as
  * `blob-1.bin` and `blob-2.bin`, would otherwise all pick one entry.
  */
-function entryOf(cache: StringCache, first: number, last: number, salt: number): number {
+export function entryOf(cache: StringCache, first: number, last: number, salt: number): number {
   return Math.imul(first ^ Math.imul(last + salt, 0x9e3779b1), 0x85ebca6b) >>> cache.shift;
 }
 
 /** Whether the words of a string over 8 bytes between its first and last match, from `word`. */
-function restMatches(
+export function restMatches(
   words: Int32Array,
   word: number,
   bytes: Uint8Array,
@@ -150,13 +152,14 @@ function restMatches(
 }
 
 /**
- * Not in `entry`: from another entry of its set of four (`entry ^ 1`, `^ 2`, `^ 3`) when the
+ * The slow path of a lookup whose string is not in `entry` (its first and last words as in
+ * {@linkcode cachedString}): from another entry of its set of four (`entry ^ 1`, `^ 2`, `^ 3`) when the
  * string is there, else decoded and kept in `entry`; the string that was there moves to an empty
  * entry of the set, or replaces one of the others in turn. So up to four strings that pick the
  * same entry, or neighbouring ones, all stay cached instead of replacing each other on every
  * occurrence (strings2.json: 10 such misses a decode before sets, 0 after).
  */
-function miss(
+export function cachedStringMiss(
   cache: StringCache,
   entry: number,
   bytes: Uint8Array,

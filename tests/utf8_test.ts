@@ -304,10 +304,20 @@ describe("every string path of the decoder equals TextDecoder", () => {
     }
   });
 
-  test("a long array of short strings decodes each element as TextDecoder, with fatal and cut inputs", () => {
-    // an input of EAGER_VIEW_MIN_INPUT bytes or more has its view from the start, and the array
-    // loop then looks its short fixstrs up in the value cache itself (readStringElements)
+  test("short strings in a large input decode as TextDecoder, from both hit tests, with fatal and cut inputs", () => {
+    // An input of EAGER_VIEW_MIN_INPUT bytes or more has its view from the start, and short
+    // fixstrs then take the value cache's hit test that the array loop (readStringElements) and
+    // `read` (every other fixstr value: after a number in an array, record fields) write out.
     const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+    const fatalDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    const wellFormed = (bytes: Uint8Array) => {
+      try {
+        fatalDecoder.decode(bytes);
+        return true;
+      } catch {
+        return false;
+      }
+    };
     const random = mulberry32(61);
     const elements: Uint8Array[] = [];
     for (let total = 0; total < EAGER_VIEW_MIN_INPUT * 2;) {
@@ -320,45 +330,56 @@ describe("every string path of the decoder equals TextDecoder", () => {
       elements.push(bytes);
       total += 1 + length;
     }
-    const input = new Uint8Array([
-      0xdc,
-      elements.length >> 8,
-      elements.length & 0xff,
-      ...elements.flatMap((bytes) => strOf(bytes)),
-    ]);
-    assert.ok(input.length >= EAGER_VIEW_MIN_INPUT);
-    const expected = elements.map((bytes) => decoder.decode(bytes));
-    for (let round = 0; round < 3; round++) { // the second and third from the cache
-      assert.deepEqual(unpack(input), expected);
-      assert.deepEqual(new Unpackr({ structures: [] }).unpack(input), expected);
-    }
-    // fatal: the first ill-formed element is rejected at its offset, as readString does
-    const fatalDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-    const wellFormed = (bytes: Uint8Array) => {
-      try {
-        fatalDecoder.decode(bytes);
-        return true;
-      } catch {
-        return false;
-      }
-    };
+    const strings = elements.map((bytes) => decoder.decode(bytes));
     const strict = new Unpackr({ fatal: true });
-    let offset = 3;
-    let firstBad = -1;
-    for (const bytes of elements) {
-      offset += 1;
-      if (firstBad < 0 && !wellFormed(bytes)) firstBad = offset;
-      offset += bytes.length;
+    // [strings...] (the array loop) and [0, strings...] (a number first: each string via `read`)
+    for (const lead of [[], [0x00]]) {
+      const count = lead.length + elements.length;
+      const input = new Uint8Array([
+        0xdc,
+        count >> 8,
+        count & 0xff,
+        ...lead,
+        ...elements.flatMap((bytes) => strOf(bytes)),
+      ]);
+      assert.ok(input.length >= EAGER_VIEW_MIN_INPUT);
+      const expected = [...lead, ...strings];
+      for (let round = 0; round < 3; round++) { // the second and third from the cache
+        assert.deepEqual(unpack(input), expected);
+        assert.deepEqual(new Unpackr({ structures: [] }).unpack(input), expected);
+      }
+      // fatal: the first ill-formed element is rejected at its offset, as readString does
+      let offset = 3 + lead.length;
+      let firstBad = -1;
+      for (const bytes of elements) {
+        offset += 1;
+        if (firstBad < 0 && !wellFormed(bytes)) firstBad = offset;
+        offset += bytes.length;
+      }
+      assert.ok(firstBad > 0, "the sample holds an ill-formed element");
+      assert.throws(() => strict.unpack(input), (error: unknown) => {
+        assert.ok(error instanceof DecodeError && !(error instanceof IncompleteDataError));
+        assert.equal(error.offset, firstBad);
+        return true;
+      });
+      // cut anywhere in the last elements: incomplete, never a shorter array
+      for (let cut = input.length - 40; cut < input.length; cut++) {
+        assert.throws(() => unpack(input.subarray(0, cut)), IncompleteDataError);
+      }
     }
-    assert.ok(firstBad > 0, "the sample holds an ill-formed element");
-    assert.throws(() => strict.unpack(input), (error: unknown) => {
-      assert.ok(error instanceof DecodeError && !(error instanceof IncompleteDataError));
-      assert.equal(error.offset, firstBad);
-      return true;
-    });
-    // cut anywhere in the last elements: incomplete, never a shorter array
-    for (let cut = input.length - 40; cut < input.length; cut++) {
-      assert.throws(() => unpack(input.subarray(0, cut)), IncompleteDataError);
+    // record fields: the decoded strings (well-formed now) as records of two fields in one
+    // large input; the fatal decoder accepts them and gives the same values
+    const records = Array.from(
+      { length: strings.length >> 1 },
+      (_, i) => ({ a: strings[2 * i], b: strings[2 * i + 1] }),
+    );
+    const structures: string[][] = [];
+    const packr = new Packr({ structures });
+    const recordBytes = packr.pack(records);
+    assert.ok(recordBytes.length >= EAGER_VIEW_MIN_INPUT);
+    for (let round = 0; round < 3; round++) {
+      assert.deepEqual(new Unpackr({ structures }).unpack(recordBytes), records);
+      assert.deepEqual(new Unpackr({ structures, fatal: true }).unpack(recordBytes), records);
     }
   });
 
