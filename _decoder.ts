@@ -500,8 +500,8 @@ function readArray(length: number): unknown[] {
  * 9.3 in a fresh process, and 9.2-9.6 with the lookup called from here (Bun: 11.1 -> 10.6); with
  * the hit test written out here (see VALUE_WORDS), 8.5-8.8 on Deno and 8.3-9.3 on Bun.
  */
-function readStringElements(array: unknown[], length: number): void {
-  for (let i = 0; i < length; i++) {
+function readStringElements(array: unknown[], count: number): void {
+  for (let i = 0; i < count; i++) {
     const token = src[position];
     const length = token - 0xa0; // a fixstr's length when token is one
     if (length > 0 && length <= VALUE_CACHE_MAX && valueCacheOn && view !== null && !fatalStrings) {

@@ -126,9 +126,9 @@ export function cachedStringInView(
 }
 
 /**
- * The entry a string with these first and last words goes to (the decoder computes it itself
- * where it writes the hit test out, see `readCachedValue` in `_decoder.ts`). `salt` is its length, mixed with its
- * second word (bytes 4..7) when it is over 8 bytes long: strings that differ only there, such as
+ * The entry a string with these first and last words goes to (also for the hit test the decoder
+ * writes out, see `VALUE_WORDS` in `_decoder.ts`). `salt` is its length, mixed with its second
+ * word (bytes 4..7) when it is over 8 bytes long: strings that differ only there, such as
  * `blob-1.bin` and `blob-2.bin`, would otherwise all pick one entry.
  */
 export function entryOf(cache: StringCache, first: number, last: number, salt: number): number {
@@ -153,11 +153,11 @@ export function restMatches(
 
 /**
  * The slow path of a lookup whose string is not in `entry` (its first and last words as in
- * {@linkcode cachedString}): from another entry of its set of four (`entry ^ 1`, `^ 2`, `^ 3`) when the
- * string is there, else decoded and kept in `entry`; the string that was there moves to an empty
- * entry of the set, or replaces one of the others in turn. So up to four strings that pick the
- * same entry, or neighbouring ones, all stay cached instead of replacing each other on every
- * occurrence (strings2.json: 10 such misses a decode before sets, 0 after).
+ * {@linkcode cachedString}): from another entry of its set of four (`entry ^ 1`, `^ 2`, `^ 3`)
+ * when the string is there, else decoded and kept in `entry`; the string that was there moves to
+ * an empty entry of the set, or replaces one of the others in turn. So up to four strings that
+ * pick the same entry, or neighbouring ones, all stay cached instead of replacing each other on
+ * every occurrence (strings2.json: 10 such misses a decode before sets, 0 after).
  */
 export function cachedStringMiss(
   cache: StringCache,
