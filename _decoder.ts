@@ -31,7 +31,6 @@ import { decodeString, decodeStringStrict, forgetScannedBytes } from "./_utf8.ts
 import { shortWordAt } from "./_bytes.ts";
 import {
   cachedString,
-  cachedStringInView,
   cachedStringMiss,
   entryOf,
   keyCache,
@@ -370,9 +369,9 @@ function readString(length: number): string {
   position += length;
   if (fatalStrings) return strictString(start, position);
   if (length <= VALUE_CACHE_MAX && length > 0 && valueCacheOn) {
-    const text = view !== null
-      ? cachedStringInView(valueCache, src, view, start, length)
-      : cachedString(valueCache, src, start, length);
+    // here only for an input without a view, or a short string in a str8/16/32: a fixstr in an
+    // input with a view takes the hit test written out in `read` and `readStringElements`
+    const text = cachedString(valueCache, src, start, length);
     if (--valueCacheCountdown === 0) endValueCacheWindow();
     return text;
   }
@@ -405,12 +404,13 @@ function otherString(start: number, end: number): string {
 // window that fails (up to 65536), so unique data pays almost nothing.
 const VALUE_CACHE_MAX = valueCache.maxBytes;
 // The value cache's tables, for the hit test that `read` (fixstr values, so every string field of
-// a record) and `readStringElements` write out: `cachedStringInView`'s test, the same words
-// compared the same way (layout in `_string_cache.ts`), with the miss sent on to
-// `cachedStringMiss`. Written out because neither engine inlines the lookup there for good:
-// JavaScriptCore never inlines a function this large (`cachedStringInView` costs 360 of its
-// bytecode units), and V8 stops inlining it into `read` once it has optimized code of its own
-// (265 + 214-633 bytes against the caller's 920). Measured in a process that decoded other
+// a record) and `readStringElements` write out: `cachedString`'s test, the same words compared the
+// same way (layout in `_string_cache.ts`), read through the input's view (one load a word instead
+// of four), with the miss sent on to `cachedStringMiss`. Written out because neither engine
+// inlines a lookup function there for good: JavaScriptCore never inlines one this large (the
+// view-reading lookup that was here, `cachedStringInView`, cost 360 of its bytecode units), and
+// V8 stopped inlining it into `read` once it had optimized code of its own (265 + 214-633 bytes
+// against the caller's 920). Measured in a process that decoded other
 // payloads first, against the call: strings2.json 10.6-10.9 -> 8.3-9.3 µs on Bun and 9.1-9.8 ->
 // 8.5-8.8 on Deno; records of the service response 3.6 -> 3.0-3.1 (Bun) and 3.4 -> 3.0-3.2 µs
 // (Deno), example4.json 9.5 -> 7.9-8.8 (Bun), the log events 143 -> 119-122 µs (Bun).

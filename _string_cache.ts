@@ -88,44 +88,6 @@ export function cachedString(
 }
 
 /**
- * {@linkcode cachedString} with the first and last words read through `view` (a DataView of
- * `bytes`): one load each instead of four, which makes decoding strings2.json 5–9% faster. The
- * string decoder uses it when its input has a view (`_decoder.ts`, `EAGER_VIEW_MIN_INPUT`). Two
- * functions, because a branch between the two reads inside one cost most of that gain, and the
- * hit test is written out in each, because calling it cost JavaScriptCore ~10% on strings2.json.
- */
-export function cachedStringInView(
-  cache: StringCache,
-  bytes: Uint8Array,
-  view: DataView,
-  start: number,
-  length: number,
-): string {
-  let first: number;
-  let last = 0;
-  if (length >= 4) {
-    first = view.getInt32(start, true);
-    last = view.getInt32(start + length - 4, true);
-  } else {
-    first = shortWordAt(bytes, start, length);
-  }
-  const entry = entryOf(
-    cache,
-    first,
-    last,
-    length > 8 ? view.getInt32(start + 4, true) ^ length : length,
-  );
-  const words = cache.words;
-  const base = entry * (cache.maxBytes >> 2);
-  if (cache.lengths[entry] === length && words[base] === first && words[base + 1] === last) {
-    if (length <= 8 || restMatches(words, base + 2, bytes, start, length)) {
-      return cache.strings[entry];
-    }
-  }
-  return cachedStringMiss(cache, entry, bytes, start, length, first, last);
-}
-
-/**
  * The entry a string with these first and last words goes to (also for the hit test the decoder
  * writes out, see `VALUE_WORDS` in `_decoder.ts`). `salt` is its length, mixed with its second
  * word (bytes 4..7) when it is over 8 bytes long: strings that differ only there, such as

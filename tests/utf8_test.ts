@@ -12,7 +12,7 @@ import { decodeUtf8 } from "../_utf8.ts";
 import { EAGER_VIEW_MIN_INPUT } from "../_decoder.ts";
 import { mulberry32 } from "./_fuzz.ts";
 import { bytesOf } from "./_hostile.ts";
-import { strOf } from "./_util.ts";
+import { encodeArray, strOf } from "./_util.ts";
 
 const reference = new TextDecoder("utf-8", { ignoreBOM: true });
 
@@ -334,14 +334,7 @@ describe("every string path of the decoder equals TextDecoder", () => {
     const strict = new Unpackr({ fatal: true });
     // [strings...] (the array loop) and [0, strings...] (a number first: each string via `read`)
     for (const lead of [[], [0x00]]) {
-      const count = lead.length + elements.length;
-      const input = new Uint8Array([
-        0xdc,
-        count >> 8,
-        count & 0xff,
-        ...lead,
-        ...elements.flatMap((bytes) => strOf(bytes)),
-      ]);
+      const input = encodeArray([...lead.map((byte) => [byte]), ...elements.map(strOf)]);
       assert.ok(input.length >= EAGER_VIEW_MIN_INPUT);
       const expected = [...lead, ...strings];
       for (let round = 0; round < 3; round++) { // the second and third from the cache
@@ -349,7 +342,7 @@ describe("every string path of the decoder equals TextDecoder", () => {
         assert.deepEqual(new Unpackr({ structures: [] }).unpack(input), expected);
       }
       // fatal: the first ill-formed element is rejected at its offset, as readString does
-      let offset = 3 + lead.length;
+      let offset = 3 + lead.length; // after the array16 header and the lead
       let firstBad = -1;
       for (const bytes of elements) {
         offset += 1;
