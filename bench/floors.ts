@@ -1,0 +1,217 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+/**
+ * Floors: what the fastest primitives of this runtime cost for the work that two of the JSON
+ * targets of the performance issue require, set against the time those targets allow.
+ *
+ *   deno run -A bench/floors.ts [--slices=<n>]
+ *   bun bench/floors.ts [...]
+ *
+ * 1. Records decoding of the unicode text at 2× `JSON.parse` (bytes to value). Any decoder of the
+ *    MessagePack form must turn the strings' UTF-8 bytes into JavaScript strings. The floor is the
+ *    runtime's fastest conversion of all those bytes in one call, plus the cheapest way measured to
+ *    cut that text into the payload's separate strings. Neither reads a MessagePack byte nor builds
+ *    an object, so a decoder can only be slower.
+ * 2. Plain packing of strings2.json at 1× `JSON.stringify` + `TextEncoder` (an array of 522
+ *    strings, so the work is writing their bytes). The floor is the cheapest of three ways to write
+ *    every string's bytes into a reused buffer with no MessagePack header and no type dispatch: one
+ *    code unit at a time from JavaScript (what encoders do for short strings), one
+ *    `TextEncoder.encodeInto` per string, and one `encodeInto` of all of them joined (whose headers
+ *    would then still have to be patched in).
+ *
+ * Every candidate is timed in rounds of one slice each, in turn, and its median slice is kept, so a
+ * slow spell of the host falls on all of them alike. The table says how much of the allowed time
+ * the floor alone takes, and so how much is left for all the rest (reading or writing MessagePack
+ * headers, dispatch on each value, building the objects): above 100%, nothing written with these
+ * primitives can meet the target. The cut "by lengths" is given the strings' UTF-16 lengths, which
+ * a decoder does not know without counting them, so that floor is lower than any decoder's.
+ */
+
+import { pack, Packr, Unpackr } from "../mod.ts";
+import { payloads, sharedFile } from "./_payloads.ts";
+import { RUNTIME } from "./_runtime.ts";
+
+const args = typeof Deno !== "undefined" ? Deno.args : process.argv.slice(2);
+const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
+/** Rounds: each candidate is timed once per round. */
+const ROUNDS = Number(option("slices") ?? 31);
+/** Milliseconds of calls one slice times. */
+const SLICE_MS = 5;
+/** Unmeasured rounds first: the JIT and the allocator settle. */
+const WARM_UP_ROUNDS = 5;
+
+/** Nanoseconds per call of `run`, called in batches for SLICE_MS. */
+function slice(run: () => unknown): number {
+  let calls = 0;
+  const started = performance.now();
+  let now = started;
+  while (now - started < SLICE_MS) {
+    for (let i = 0; i < 4; i++) run();
+    calls += 4;
+    now = performance.now();
+  }
+  return (now - started) * 1e6 / calls;
+}
+
+/** The median slice (ns a call) of each candidate, timed in turn round after round. */
+function medians(candidates: Record<string, () => unknown>): Record<string, number> {
+  const names = Object.keys(candidates);
+  const times = new Map<string, number[]>(names.map((name) => [name, []]));
+  for (let round = 0; round < WARM_UP_ROUNDS + ROUNDS; round++) {
+    for (const name of names) {
+      const time = slice(candidates[name]);
+      if (round >= WARM_UP_ROUNDS) times.get(name)!.push(time);
+    }
+  }
+  const result: Record<string, number> = {};
+  for (const [name, list] of times) {
+    list.sort((a, b) => a - b);
+    result[name] = list[list.length >> 1];
+  }
+  return result;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const micro = (ns: number) => `${(ns / 1000).toFixed(1)} µs`;
+const percent = (part: number, whole: number) => `${Math.round(100 * part / whole)}%`;
+const lines = [`### ${RUNTIME}, floors`, ""];
+
+// ---- 1. records decoding of the unicode text against 2× JSON.parse ----------------------------
+
+{
+  const value = payloads().find((payload) => payload.name === "unicode text")!.value as Record<
+    string,
+    unknown
+  >[];
+  const strings: string[] = [];
+  for (const item of value) {
+    for (const field of Object.values(item)) if (typeof field === "string") strings.push(field);
+  }
+  const jsonBytes = encoder.encode(JSON.stringify(value));
+  // the strings' bytes back to back, and with a 0 byte after each (for one `split`)
+  const stringBytes = encoder.encode(strings.join(""));
+  const separated = encoder.encode(strings.join("\0"));
+  const lengths = strings.map((text) => text.length);
+  const structures: string[][] = [];
+  const packr = new Packr({ structures });
+  packr.pack(value); // the shared structures: trained by one pack, as in the main bench
+  const recordBytes = new Uint8Array(packr.pack(value));
+  const unpackr = new Unpackr({ structures });
+  const buffer = (globalThis as { Buffer?: { prototype: { utf8Slice?: unknown } } }).Buffer;
+  const utf8Slice = buffer?.prototype.utf8Slice as
+    | ((this: Uint8Array, start: number, end: number) => string)
+    | undefined;
+  const candidates: Record<string, () => unknown> = {
+    "JSON bytes to value": () => JSON.parse(decoder.decode(jsonBytes)),
+    "ours, records": () => unpackr.unpack(recordBytes),
+    "convert: TextDecoder, one call": () => decoder.decode(stringBytes),
+    "convert and cut: one call, split at U+0000": () => decoder.decode(separated).split("\0"),
+    "convert and cut: one call, indexOf and slice": () => {
+      const text = decoder.decode(separated);
+      const pieces = new Array<string>(lengths.length);
+      let at = 0;
+      for (let i = 0; i < lengths.length - 1; i++) {
+        const end = text.indexOf("\0", at);
+        pieces[i] = text.slice(at, end);
+        at = end + 1;
+      }
+      pieces[lengths.length - 1] = text.slice(at);
+      return pieces;
+    },
+    "convert and cut: one call, slice by lengths": () => {
+      const text = decoder.decode(stringBytes);
+      const pieces = new Array<string>(lengths.length);
+      let at = 0;
+      for (let i = 0; i < lengths.length; i++) pieces[i] = text.slice(at, at += lengths[i]);
+      return pieces;
+    },
+  };
+  if (typeof utf8Slice === "function") {
+    candidates["convert: Buffer utf8Slice, one call"] = () =>
+      utf8Slice.call(stringBytes, 0, stringBytes.length);
+  }
+  const time = medians(candidates);
+  const budget = time["JSON bytes to value"] / 2;
+  const convert = Math.min(
+    time["convert: TextDecoder, one call"],
+    time["convert: Buffer utf8Slice, one call"] ?? Infinity,
+  );
+  const cut = Math.min(
+    time["convert and cut: one call, split at U+0000"],
+    time["convert and cut: one call, indexOf and slice"],
+    time["convert and cut: one call, slice by lengths"],
+  );
+  lines.push(
+    `#### Unicode text: records decoding against 2× JSON.parse`,
+    "",
+    `${strings.length} strings, ${stringBytes.length} bytes of UTF-8 (${jsonBytes.length} bytes as JSON, ${recordBytes.length} as records). The time allowed is half of JSON's.`,
+    "",
+    "| work | time | of the time allowed |",
+    "|---|---:|---:|",
+    ...Object.entries(time).map(([name, ns]) =>
+      `| ${name} | ${micro(ns)} | ${percent(ns, budget)} |`
+    ),
+    `| **allowed (JSON / 2)** | **${micro(budget)}** | 100% |`,
+    "",
+    `Floor: converting alone ${
+      percent(convert, budget)
+    } of the time allowed; converting and cutting ${percent(cut, budget)}, leaving ${
+      percent(Math.max(0, budget - cut), budget)
+    } for reading MessagePack and building ${value.length} objects.`,
+    "",
+  );
+}
+
+// ---- 2. plain packing of strings2.json against JSON.stringify ---------------------------------
+
+{
+  const value = sharedFile("strings2.json") as string[];
+  const output = new Uint8Array(1 << 20);
+  const joined = value.join("\x01");
+  const candidates: Record<string, () => unknown> = {
+    "JSON.stringify + TextEncoder": () => encoder.encode(JSON.stringify(value)),
+    "ours, pack()": () => pack(value),
+    "write: code units from JavaScript": () => {
+      let at = 0;
+      for (const text of value) {
+        for (let i = 0; i < text.length; i++) output[at++] = text.charCodeAt(i);
+      }
+      return at;
+    },
+    "write: encodeInto per string": () => {
+      let at = 0;
+      for (const text of value) at += encoder.encodeInto(text, output.subarray(at)).written;
+      return at;
+    },
+    "write: join, one encodeInto": () => encoder.encodeInto(value.join("\x01"), output).written,
+  };
+  const time = medians(candidates);
+  const budget = time["JSON.stringify + TextEncoder"];
+  const floor = Math.min(
+    time["write: code units from JavaScript"],
+    time["write: encodeInto per string"],
+    time["write: join, one encodeInto"],
+  );
+  lines.push(
+    `#### strings2.json: plain pack against JSON.stringify`,
+    "",
+    `${value.length} strings, ${
+      encoder.encode(joined).length - value.length + 1
+    } bytes of UTF-8 (the code-unit loop is right only for ASCII, which these are but for a few). The time allowed is JSON's.`,
+    "",
+    "| work | time | of the time allowed |",
+    "|---|---:|---:|",
+    ...Object.entries(time).map(([name, ns]) =>
+      `| ${name} | ${micro(ns)} | ${percent(ns, budget)} |`
+    ),
+    "",
+    `Floor: writing the strings' bytes alone ${
+      percent(floor, budget)
+    } of the time allowed, leaving ${
+      percent(Math.max(0, budget - floor), budget)
+    } for ${value.length} headers and the dispatch on each value.`,
+    "",
+  );
+}
+
+console.log(lines.join("\n"));
