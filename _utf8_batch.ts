@@ -81,9 +81,11 @@ const joined = new Uint8Array(BATCH_BYTES + MAX_STRINGS);
 const joinedView = new DataView(joined.buffer);
 /** The batch's decoded text: its strings, each followed by U+0000 (the last one by nothing). */
 let batchText = "";
-/** Where each string starts in `batchText`, and its length there (UTF-16 code units). */
-const pieceStarts = new Int32Array(MAX_STRINGS);
-const pieceLengths = new Int32Array(MAX_STRINGS);
+/**
+ * Where each string starts in `batchText`; the entry after the last string's is where a string
+ * after it would start (`batchText.length + 1`), so each string ends one before the next start.
+ */
+const pieceStarts = new Int32Array(MAX_STRINGS + 1);
 let count = 0;
 /** The next string to hand out. */
 let next = 0;
@@ -129,8 +131,7 @@ export function batchedString(bytes: Uint8Array, start: number, end: number): st
     while (next < count && starts[next] < start) next++;
     if (next < count && starts[next] === start && lengths[next] === end - start) {
       previousEnd = end;
-      const from = pieceStarts[next];
-      return batchText.slice(from, from + pieceLengths[next++]);
+      return piece(next++);
     }
   }
   return decodeString(bytes, start, end);
@@ -222,28 +223,30 @@ function openBatch(
   next = 1;
   lastStart = starts[found - 1];
   counts.batches++;
-  return decoded.slice(0, pieceLengths[0]);
+  return piece(0);
+}
+
+/** The batch's string `i`: its text up to the U+0000 after it. */
+function piece(i: number): string {
+  return batchText.slice(pieceStarts[i], pieceStarts[i + 1] - 1);
 }
 
 /**
- * Finds where each of a batch's `found` strings lies in its decoded text: between one U+0000 and
- * the next. False when the text holds more U+0000 than the `found - 1` that separate them (a
- * string holds one).
+ * Finds where each of a batch's `found` strings starts in its decoded text (`pieceStarts`): after
+ * the U+0000 that ends the one before. False when the text holds more U+0000 than the `found - 1`
+ * that separate them (a string holds one).
  * One `indexOf` a string: on Deno ~30 ns where `split` costs ~55 (V8 makes its pieces one by one
  * in its runtime); each string is sliced only when the decoder asks for it.
  */
 function cutText(decoded: string, found: number): boolean {
-  let from = 0;
-  for (let i = 0; i < found - 1; i++) {
-    const end = decoded.indexOf("\0", from);
-    if (end === -1) return false;
-    pieceStarts[i] = from;
-    pieceLengths[i] = end - from;
-    from = end + 1;
+  pieceStarts[0] = 0;
+  for (let i = 1; i < found; i++) {
+    const separator = decoded.indexOf("\0", pieceStarts[i - 1]);
+    if (separator === -1) return false;
+    pieceStarts[i] = separator + 1;
   }
-  if (decoded.indexOf("\0", from) !== -1) return false;
-  pieceStarts[found - 1] = from;
-  pieceLengths[found - 1] = decoded.length - from;
+  if (decoded.indexOf("\0", pieceStarts[found - 1]) !== -1) return false;
+  pieceStarts[found] = decoded.length + 1;
   return true;
 }
 

@@ -1,5 +1,6 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// Timing on a shared host: each function's fastest median over several interleaved mitata passes.
+// Timing on a shared host: each function's fastest median over several interleaved mitata passes
+// (`bench.ts`), and short slices of calls for benches that interleave their own rounds.
 
 import { measure } from "mitata";
 
@@ -26,4 +27,21 @@ export async function fastestMedians(
     }
   }
   return best;
+}
+
+/**
+ * Nanoseconds per call of `run`, called in batches of 8 for `milliseconds` of wall time. No
+ * collection is forced before or between slices (mitata's `measure` forces one): benches that
+ * alternate slices of two functions let each collect the garbage of both alike.
+ */
+export function timeSlice(run: () => unknown, milliseconds: number): number {
+  let calls = 0;
+  const started = performance.now();
+  let now = started;
+  while (now - started < milliseconds) {
+    for (let i = 0; i < 8; i++) run();
+    calls += 8;
+    now = performance.now();
+  }
+  return (now - started) * 1e6 / calls;
 }

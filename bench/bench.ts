@@ -15,14 +15,12 @@
 import { type Codec, codecs } from "./_codecs.ts";
 import { fastestMedians } from "./_measure.ts";
 import { payloads } from "./_payloads.ts";
-import { RUNTIME } from "./_runtime.ts";
+import { ARGS, option, RUNTIME } from "./_runtime.ts";
 import { binaryThroughput } from "./binary_throughput.ts";
 
-const args = typeof Deno !== "undefined" ? Deno.args : process.argv.slice(2);
-const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
 const payloadFilter = option("payload");
 const codecFilter = option("codec");
-const quick = args.includes("--quick");
+const quick = ARGS.includes("--quick");
 
 interface Cell {
   pack?: number;

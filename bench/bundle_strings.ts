@@ -17,11 +17,10 @@ import * as msgpackr from "msgpackr";
 import { Packr, type PackrOptions, unpack, Unpackr } from "../mod.ts";
 import { random } from "../tests/_util.ts";
 import { sharedFile } from "./_payloads.ts";
-import { RUNTIME } from "./_runtime.ts";
+import { ARGS, RUNTIME } from "./_runtime.ts";
 import { msgpackrBrowser } from "./_msgpackr_browser.ts";
 
-const args = typeof Deno !== "undefined" ? Deno.args : process.argv.slice(2);
-const quick = args.includes("--quick");
+const quick = ARGS.includes("--quick");
 
 /** 1,000 objects with 5 string fields: ASCII, accented Latin, CJK, Cyrillic and emoji. */
 function people(): unknown {

@@ -3,7 +3,7 @@
  * Floors: what the fastest primitives of this runtime cost for the work that two of the JSON
  * targets of the performance issue require, set against the time those targets allow.
  *
- *   deno run -A bench/floors.ts [--slices=<n>]
+ *   deno run -A bench/floors.ts [--rounds=<n>]
  *   bun bench/floors.ts [...]
  *
  * 1. Records decoding of the unicode text at 2× `JSON.parse` (bytes to value). Any decoder of the
@@ -27,30 +27,16 @@
  */
 
 import { pack, Packr, Unpackr } from "../mod.ts";
+import { timeSlice } from "./_measure.ts";
 import { payloads, sharedFile } from "./_payloads.ts";
-import { RUNTIME } from "./_runtime.ts";
+import { option, RUNTIME } from "./_runtime.ts";
 
-const args = typeof Deno !== "undefined" ? Deno.args : process.argv.slice(2);
-const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
 /** Rounds: each candidate is timed once per round. */
-const ROUNDS = Number(option("slices") ?? 31);
+const ROUNDS = Number(option("rounds") ?? 31);
 /** Milliseconds of calls one slice times. */
 const SLICE_MS = 5;
 /** Unmeasured rounds first: the JIT and the allocator settle. */
 const WARM_UP_ROUNDS = 5;
-
-/** Nanoseconds per call of `run`, called in batches for SLICE_MS. */
-function slice(run: () => unknown): number {
-  let calls = 0;
-  const started = performance.now();
-  let now = started;
-  while (now - started < SLICE_MS) {
-    for (let i = 0; i < 4; i++) run();
-    calls += 4;
-    now = performance.now();
-  }
-  return (now - started) * 1e6 / calls;
-}
 
 /** The median slice (ns a call) of each candidate, timed in turn round after round. */
 function medians(candidates: Record<string, () => unknown>): Record<string, number> {
@@ -58,7 +44,7 @@ function medians(candidates: Record<string, () => unknown>): Record<string, numb
   const times = new Map<string, number[]>(names.map((name) => [name, []]));
   for (let round = 0; round < WARM_UP_ROUNDS + ROUNDS; round++) {
     for (const name of names) {
-      const time = slice(candidates[name]);
+      const time = timeSlice(candidates[name], SLICE_MS);
       if (round >= WARM_UP_ROUNDS) times.get(name)!.push(time);
     }
   }

@@ -15,12 +15,11 @@
  * may be collected in the other's slice: both sides take turns, so neither is favoured.
  */
 
+import { timeSlice } from "./_measure.ts";
 import { codecs, type Prepared } from "./_codecs.ts";
 import { payloads } from "./_payloads.ts";
-import { RUNTIME } from "./_runtime.ts";
+import { option, RUNTIME } from "./_runtime.ts";
 
-const args = typeof Deno !== "undefined" ? Deno.args : process.argv.slice(2);
-const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
 const payloadFilter = option("payload");
 const PAIRS = Number(option("pairs") ?? 40);
 /** Milliseconds of calls one slice times. */
@@ -37,32 +36,19 @@ const COMPARISONS: [mine: string, rival: string][] = [
 ];
 const OPERATIONS = ["pack", "unpack"] as const;
 
-/** Nanoseconds per call of `run`, called in batches for SLICE_MS. */
-function slice(run: () => unknown): number {
-  let calls = 0;
-  const started = performance.now();
-  let now = started;
-  while (now - started < SLICE_MS) {
-    for (let i = 0; i < 8; i++) run();
-    calls += 8;
-    now = performance.now();
-  }
-  return (now - started) * 1e6 / calls;
-}
-
 /** The quartiles of PAIRS ratios of `rival` time to `mine` time (above 1: ours is faster). */
 function pairedRatios(mine: () => unknown, rival: () => unknown): [number, number, number] {
-  for (let i = 0; i < WARM_UP_PAIRS; i++) slice(mine), slice(rival);
+  for (let i = 0; i < WARM_UP_PAIRS; i++) timeSlice(mine, SLICE_MS), timeSlice(rival, SLICE_MS);
   const ratios: number[] = [];
   for (let i = 0; i < PAIRS; i++) {
     let ours: number;
     let theirs: number;
     if (i % 2 === 0) {
-      ours = slice(mine);
-      theirs = slice(rival);
+      ours = timeSlice(mine, SLICE_MS);
+      theirs = timeSlice(rival, SLICE_MS);
     } else {
-      theirs = slice(rival);
-      ours = slice(mine);
+      theirs = timeSlice(rival, SLICE_MS);
+      ours = timeSlice(mine, SLICE_MS);
     }
     ratios.push(theirs / ours);
   }

@@ -23,10 +23,7 @@ import { fileURLToPath } from "node:url";
 import * as msgpackr from "msgpackr";
 import { decodeIter, encodeIter, Packr, PackrStream, Unpackr, UnpackrStream } from "../mod.ts";
 import { concatBytes } from "../_bytes.ts";
-import { RUNTIME } from "./_runtime.ts";
-
-const args = typeof Deno !== "undefined" ? Deno.args : process.argv.slice(2);
-const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
+import { option, RUNTIME } from "./_runtime.ts";
 
 interface Row {
   id: number;

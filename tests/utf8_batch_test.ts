@@ -1,11 +1,11 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // On Bun and Deno, non-ASCII strings of medium length are decoded a batch at a time
 // (_utf8_batch.ts): the decoder looks ahead for the next ones, decodes their bytes joined by 0
-// bytes in one call and splits the text. Whatever the batch holds, every string must decode
-// exactly as TextDecoder decodes its own bytes: ill-formed bytes at either end, U+0000 and U+FFFD
-// inside, a BOM, tokens the lookahead steps over or stops at, an input that ends inside a string,
-// a decode inside a decode, streams, records. In browsers (and Node) there are no batches, and the
-// same tests check the ordinary path.
+// bytes in one call and cuts the text at the U+0000 between them. Whatever the batch holds, every
+// string must decode exactly as TextDecoder decodes its own bytes: ill-formed bytes at either end,
+// U+0000 and U+FFFD inside, a BOM, tokens the lookahead steps over or stops at, an input that ends
+// inside a string, a decode inside a decode, streams, records. In browsers (and Node) there are no
+// batches, and the same tests check the ordinary path.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
