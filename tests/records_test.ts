@@ -136,6 +136,46 @@ describe("records: default Packr", () => {
     assert.equal(Object.getPrototypeOf(new Unpackr().unpack(ours)[0]), Object.prototype);
   });
 
+  test("Packr.pack() writes a getter's value, as msgpackr", () => {
+    let reads = 0;
+    const row = () => ({
+      a: 1,
+      get b() {
+        reads++;
+        return [2, 3];
+      },
+      c: "x",
+    });
+    const value = [row(), row(), { a: 1, b: [2, 3], c: "x" }];
+    const ours = new Packr().pack(value);
+    assert.equal(reads, 2, "each getter is read once");
+    assert.equal(hex(ours), hex(new msgpackr.Packr().pack(value)));
+    assert.deepEqual(new Unpackr().unpack(ours), [
+      { a: 1, b: [2, 3], c: "x" },
+      { a: 1, b: [2, 3], c: "x" },
+      { a: 1, b: [2, 3], c: "x" },
+    ]);
+  });
+
+  test("Packr.pack() throws when a getter deletes a property of its own object", () => {
+    // the record's keys were taken before the values were read: the values would no longer
+    // match them (msgpackr writes them shifted under the wrong keys)
+    const packr = new Packr();
+    const value: Record<string, unknown> = {
+      a: 1,
+      get b() {
+        delete value.c;
+        return 2;
+      },
+      c: 3,
+    };
+    assert.throws(() => packr.pack([value]), /properties changed while it was being packed/);
+    // the instance packs on afterwards
+    const next = [{ a: 1, c: 3 }, { a: 2, c: 4 }];
+    assert.equal(hex(packr.pack(next)), hex(new msgpackr.Packr().pack(next)));
+    assert.deepEqual(unpack(packr.pack(next)), next);
+  });
+
   test("Packr.pack() writes class instances as records of their own fields", () => {
     class Point {
       x = 1;
