@@ -467,11 +467,11 @@ export class TaggedWriter {
     const structures = this.#structures!;
     const node = structures.nodeFor(keys);
     const newNodes = structures.newNodes;
-    let recordId = StructureEncoder.idOf(node);
+    let recordId = node.recordId;
     if (recordId !== 0) {
       this.#recordId(structures, recordId);
     } else {
-      const shape = StructureEncoder.keysOf(node) ?? [...keys];
+      const shape = node.keys ?? [...keys];
       recordId = structures.allocate(node, shape, newNodes);
       if (recordId === 0) {
         this.#map16Object(keys, values);

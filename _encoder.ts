@@ -14,7 +14,7 @@ import { encodeBigIntPayload } from "./_bigint_ext.ts";
 import type { Extension, ExtensionRegistry } from "./_extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "./_float32.ts";
 import type { Structure } from "./_options.ts";
-import { type ShapeNode, StructureEncoder } from "./_structures.ts";
+import type { ShapeNode, StructureEncoder } from "./_structures.ts";
 import { type KeyNode, ShapeTree } from "./_shape_tree.ts";
 import { writeTimestamp } from "./_timestamp.ts";
 import { typedArrayCode } from "./_typed_array_ext.ts";
@@ -659,16 +659,12 @@ function writePlainObject(object: Record<string, unknown>): void {
  */
 function writeRecord(object: Record<string, unknown>): void {
   const structures = context.structures!;
-  if (mayHaveInheritedKeys(object)) {
-    writeRecordOfKeys(structures, object, Object.keys(object));
-    return;
-  }
-  // for-in walks the engine's cached key list without building an array, and reads each value
-  // from its slot (`object[key]` inside for-in is a field load on both engines, where a load by
-  // a key from an array is a keyed lookup): once for the shape, once for the values
+  // inherited enumerable keys (rare) are skipped, as in `writeMap16Object`
+  const mayInherit = mayHaveInheritedKeys(object);
   let node = structures.walkFromRoot();
   let count = 0;
   for (const key in object) {
+    if (mayInherit && !hasOwn(object, key)) continue;
     node = structures.child(node, key);
     count++;
   }
@@ -678,6 +674,7 @@ function writeRecord(object: Record<string, unknown>): void {
   }
   enter();
   for (const key in object) {
+    if (mayInherit && !hasOwn(object, key)) continue;
     writeValue(object[key]);
     count--;
   }
@@ -687,38 +684,22 @@ function writeRecord(object: Record<string, unknown>): void {
   if (count !== 0) throw new Error("An object's properties changed while it was being packed");
 }
 
-/** A record of an object that may have inherited enumerable keys: its own keys, as given. */
-function writeRecordOfKeys(
-  structures: StructureEncoder,
-  object: Record<string, unknown>,
-  keys: string[],
-): void {
-  if (!writeRecordHeader(structures, structures.nodeFor(keys), object, keys)) {
-    writePlainObject(object);
-    return;
-  }
-  enter();
-  for (let i = 0; i < keys.length; i++) writeValue(object[keys[i]]);
-  depth--;
-}
-
 /**
- * Writes the id of the shape at `node`: one byte, or two in two-byte mode for ids ≥ 0x60; a new
- * shape first gets an id from the structure policy. `false`: the object is to be written as a
- * plain map instead (no id for it). `keys` are its own keys when the caller has them already.
+ * Writes the id of the shape at `node` (reached with `object`'s keys): one byte, or two in
+ * two-byte mode for ids ≥ 0x60; a new shape first gets an id from the structure policy. `false`:
+ * the object is to be written as a plain map instead (no id for it).
  */
 function writeRecordHeader(
   structures: StructureEncoder,
   node: ShapeNode,
   object: Record<string, unknown>,
-  keys?: string[],
 ): boolean {
-  let recordId = StructureEncoder.idOf(node);
+  let recordId = node.recordId;
   if (recordId === 0) {
     return writeNewRecordHeader(
       structures,
       node,
-      StructureEncoder.keysOf(node) ?? keys ?? Object.keys(object),
+      node.keys ?? Object.keys(object),
       structures.newNodes,
     );
   }

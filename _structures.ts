@@ -238,16 +238,6 @@ export class StructureEncoder {
     return recordId;
   }
 
-  /** Id of a known shape at `node`, or 0. */
-  static idOf(node: ShapeNode): number {
-    return node.recordId;
-  }
-
-  /** Keys remembered at `node` (a shape whose id was evicted keeps its keys). */
-  static keysOf(node: ShapeNode): Structure | undefined {
-    return node.keys;
-  }
-
   /** After a pack: forget own ids (non-sequential), rebuild the trie now and then (msgpackr's). */
   endPack(): void {
     if (this.serializationsSinceRebuild < 10) this.serializationsSinceRebuild++;
