@@ -10,6 +10,8 @@ import { msgpackrBrowser } from "./_msgpackr_browser.ts";
 export interface Prepared {
   encode(): unknown;
   decode(): unknown;
+  /** Unpacks a new copy of its bytes (`bench/paired.ts --fresh-inputs`). */
+  decodeCopy(): unknown;
   bytes: Uint8Array;
 }
 
@@ -23,7 +25,7 @@ export interface Codec {
 
 function prepared(encode: () => Uint8Array, decode: (bytes: Uint8Array) => unknown): Prepared {
   const bytes = new Uint8Array(encode());
-  return { encode, decode: () => decode(bytes), bytes };
+  return { encode, decode: () => decode(bytes), decodeCopy: () => decode(bytes.slice()), bytes };
 }
 
 const textEncoder = new TextEncoder();
