@@ -27,6 +27,7 @@
  */
 
 import { pack, Packr, Unpackr } from "../mod.ts";
+import { utf8Slice } from "../_utf8.ts";
 import { timeSlice } from "./_measure.ts";
 import { payloads, sharedFile } from "./_payloads.ts";
 import { option, RUNTIME } from "./_runtime.ts";
@@ -83,10 +84,6 @@ const lines = [`### ${RUNTIME}, floors`, ""];
   packr.pack(value); // the shared structures: trained by one pack, as in the main bench
   const recordBytes = new Uint8Array(packr.pack(value));
   const unpackr = new Unpackr({ structures });
-  const buffer = (globalThis as { Buffer?: { prototype: { utf8Slice?: unknown } } }).Buffer;
-  const utf8Slice = buffer?.prototype.utf8Slice as
-    | ((this: Uint8Array, start: number, end: number) => string)
-    | undefined;
   const candidates: Record<string, () => unknown> = {
     "JSON bytes to value": () => JSON.parse(decoder.decode(jsonBytes)),
     "ours, records": () => unpackr.unpack(recordBytes),
@@ -112,9 +109,9 @@ const lines = [`### ${RUNTIME}, floors`, ""];
       return pieces;
     },
   };
-  if (typeof utf8Slice === "function") {
+  if (utf8Slice !== null) {
     candidates["convert: Buffer utf8Slice, one call"] = () =>
-      utf8Slice.call(stringBytes, 0, stringBytes.length);
+      utf8Slice!.call(stringBytes, 0, stringBytes.length);
   }
   const time = medians(candidates);
   const budget = time["JSON bytes to value"] / 2;
