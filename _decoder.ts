@@ -11,6 +11,7 @@ import { C1 } from "./_c1.ts";
 import { DecodeError, IncompleteDataError } from "./_errors.ts";
 import type { Extension, ExtensionRegistry } from "./_extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "./_float32.ts";
+import { float32At, float64At } from "./_float_bytes.ts";
 import { createRecordType, type RecordType, resetCompileAllowance } from "./_record_reader.ts";
 import {
   type MapShape,
@@ -28,7 +29,9 @@ import { decodeBigIntPayload } from "./_bigint_ext.ts";
 import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
 import { decodeString, decodeStringStrict, forgetScannedBytes } from "./_utf8.ts";
-import { shortWordAt } from "./_bytes.ts";
+import { EAGER_VIEW_MIN_INPUT, shortWordAt } from "./_bytes.ts";
+
+export { EAGER_VIEW_MIN_INPUT };
 import {
   cachedString,
   cachedStringMiss,
@@ -159,14 +162,13 @@ function invalid(message: string, offset: number): DecodeError {
 }
 
 /**
- * Inputs this long get their DataView ({@linkcode view}) when the decode starts. Floats read
- * faster from a view that exists from the start (JavaScriptCore: 5,000 float64s in 30 µs instead
- * of 42 µs when made at the first float), and maps compare keys with it (`readShapedMap`). A
- * smaller input makes one only for a float or a 64-bit integer, and decodes its map keys from the
- * key cache instead: a DataView costs ~90 ns to make on Deno and ~45 ns on Bun, about what
- * decoding 10 keys from the cache costs.
+ * Floats that an input without a view still reads from its bytes (`float64At`, `float32At`) before
+ * it gets one: reading a float that way costs 6-10 ns more than from a view, and making the view
+ * costs ~60 ns on Deno and 25-130 ns on Bun. Set when a decode starts; a decode nested in another
+ * may leave it lower, which only makes the outer one's view sooner.
  */
-export const EAGER_VIEW_MIN_INPUT = 512;
+const FLOATS_BEFORE_VIEW = 6;
+let floatsBeforeView = FLOATS_BEFORE_VIEW;
 
 /** Makes `view` (callers test `view` first: an inline null check is cheaper than this call). */
 function makeView(): DataView {
@@ -237,7 +239,7 @@ export function read(): unknown {
       return readFloat32();
     case 0xcb: { // float64
       if (position + 8 > srcEnd) throw incomplete(position + 8);
-      if (view === null) return readFirstFloat64();
+      if (view === null) return readFloat64WithoutView();
       const value = view.getFloat64(position);
       position += 8;
       return value;
@@ -318,16 +320,25 @@ function readLength4(): number {
   return length;
 }
 
-/** A float64 in an input that has no view yet (a small one: see EAGER_VIEW_MIN_INPUT). */
-function readFirstFloat64(): number {
-  const value = makeView().getFloat64(position);
+/**
+ * A float64 in an input that has no view (a small one: see EAGER_VIEW_MIN_INPUT): from its bytes
+ * while {@linkcode floatsBeforeView} lasts, then from a view made for this and the rest.
+ */
+function readFloat64WithoutView(): number {
+  const value = --floatsBeforeView >= 0
+    ? float64At(src, position)
+    : makeView().getFloat64(position);
   position += 8;
   return value;
 }
 
 function readFloat32(): number {
   if (position + 4 > srcEnd) throw incomplete(position + 4);
-  const value = (view ?? makeView()).getFloat32(position);
+  const value = view !== null
+    ? view.getFloat32(position)
+    : --floatsBeforeView >= 0
+    ? float32At(src, position)
+    : makeView().getFloat32(position);
   if (context.roundFloat32) {
     // round to the significant decimal digits float32 holds; exponent = bits 30..23
     const multiplier =
@@ -377,7 +388,8 @@ function readString(length: number): string {
   }
   if (length <= VALUE_CACHE_MAX && --valueCacheCountdown === 0) startValueCacheWindow();
   if (length >= MIN_SLICED && length <= MAX_SLICED) {
-    const text = sliceAsciiString(src, view ?? makeView(), start, position, srcEnd);
+    // no view (a small input): its ASCII test reads bytes rather than make one
+    const text = sliceAsciiString(src, view, start, position, srcEnd);
     if (text !== null) return text;
   }
   return UTF8_BATCHES ? otherString(start, position) : decodeString(src, start, position);
@@ -392,7 +404,7 @@ function readString(length: number): string {
 function otherString(start: number, end: number): string {
   const length = end - start;
   if (length >= MIN_SLICED && length <= MAX_SLICED) {
-    return nonAsciiString(src, view!, start, end, srcEnd);
+    return nonAsciiString(src, view, start, end, srcEnd);
   }
   return length > MAX_SLICED ? batchedString(src, start, end) : decodeString(src, start, end);
 }
@@ -1204,6 +1216,7 @@ function withSavedState<T>(action: () => T): T {
 function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number): void {
   src = bytes;
   view = end - start >= EAGER_VIEW_MIN_INPUT ? makeView() : null;
+  floatsBeforeView = FLOATS_BEFORE_VIEW;
   srcEnd = end;
   position = start;
   decoding = true;

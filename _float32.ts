@@ -1,6 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
+import { LITTLE_ENDIAN } from "./_float_bytes.ts";
+
 /**
  * Values of the `useFloat32` option (WIRE-FORMAT §6.1).
  *
@@ -53,7 +55,6 @@ for (let exponent = 0; exponent < 256; exponent++) {
 
 const scratchFloat = new Float32Array(1);
 const scratchBytes = new Uint8Array(scratchFloat.buffer);
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
  * Rounds a float32 value to its significant decimal digits: the same rounding a decoder with

@@ -47,7 +47,7 @@ let windowEnd = 0;
 let lastEnd = -Infinity;
 
 /**
- * `bytes[start, end)` (the decoder's input, `view` a DataView of it; MIN_SLICED ≤ length ≤
+ * `bytes[start, end)` (the decoder's input, `view` a DataView of it or null; MIN_SLICED ≤ length ≤
  * MAX_SLICED, inside `bytes[0, limit)`) when it is all ASCII: a slice of the current window,
  * opening a window at `start` when the string lies outside the current one and near the previous
  * medium string, or a string of its own when it is not near one. `null` when it is not ASCII
@@ -55,7 +55,7 @@ let lastEnd = -Infinity;
  */
 export function sliceAsciiString(
   bytes: Uint8Array,
-  view: DataView,
+  view: DataView | null,
   start: number,
   end: number,
   limit: number,
@@ -64,8 +64,11 @@ export function sliceAsciiString(
   const previousEnd = lastEnd;
   lastEnd = end;
   if (start < windowStart || end > windowEnd) {
-    // a lone string: made on its own
-    if (start - previousEnd > NEAR_BYTES) return latin1Slice!.call(bytes, start, end);
+    // a lone string: made on its own, except in a small input (no view), whose window covers
+    // all the rest of it (under 512 bytes) for about the cost of the string's own call
+    if (start - previousEnd > NEAR_BYTES && view !== null) {
+      return latin1Slice!.call(bytes, start, end);
+    }
     windowStart = start;
     windowEnd = Math.min(limit, start + WINDOW_BYTES);
     windowText = latin1Slice!.call(bytes, start, windowEnd);

@@ -1,6 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
+import { EAGER_VIEW_MIN_INPUT } from "./_bytes.ts";
+
 // UTF-8 for the hot paths. The JavaScript decoder gives exactly what `TextDecoder` (fatal: false)
 // gives: every ill-formed sequence becomes U+FFFD per "maximal subpart" (WHATWG Encoding), so a
 // string decodes the same whichever path its length selects. A leading BOM is kept (ignoreBOM),
@@ -85,6 +87,8 @@ export function forgetScannedBytes(): void {
  */
 function isAscii(b: Uint8Array, start: number, end: number): boolean {
   if (b !== scannedBytes) {
+    // a small input reads its bytes rather than make a view (see EAGER_VIEW_MIN_INPUT)
+    if (b.length < EAGER_VIEW_MIN_INPUT) return isAsciiIn(null, b, start, end);
     scannedBytes = b;
     scannedView = new DataView(b.buffer, b.byteOffset, b.byteLength);
   }
@@ -94,9 +98,17 @@ function isAscii(b: Uint8Array, start: number, end: number): boolean {
 /**
  * Whether `b[start, end)` is all ASCII, read through `view` (a DataView of `b`): sixteen bytes at
  * a time, stopping at the first group with a byte that is not, then four at a time, and the last
- * one to three bytes as the word that ends the range (overlapping bytes already seen).
+ * one to three bytes as the word that ends the range (overlapping bytes already seen). With no
+ * view (a small input, whose view would cost more to make than its strings' bytes cost to read),
+ * one byte at a time.
  */
-export function isAsciiIn(view: DataView, b: Uint8Array, start: number, end: number): boolean {
+export function isAsciiIn(
+  view: DataView | null,
+  b: Uint8Array,
+  start: number,
+  end: number,
+): boolean {
+  if (view === null) return isAsciiBytes(b, start, end);
   let i = start;
   for (; i + 16 <= end; i += 16) {
     const any = view.getInt32(i) | view.getInt32(i + 4) | view.getInt32(i + 8) |
@@ -110,6 +122,13 @@ export function isAsciiIn(view: DataView, b: Uint8Array, start: number, end: num
   if (end - start >= 4) return (view.getInt32(end - 4) & 0x80808080) === 0;
   for (; i < end; i++) if (b[i] > 0x7f) return false;
   return true;
+}
+
+/** Whether `b[start, end)` is all ASCII, read one byte at a time (short or view-less ranges). */
+function isAsciiBytes(b: Uint8Array, start: number, end: number): boolean {
+  let any = 0;
+  for (let i = start; i < end; i++) any |= b[i];
+  return any < 0x80;
 }
 
 function appendAscii(b: Uint8Array, start: number, length: number): string | null {
@@ -180,9 +199,7 @@ const SHORT_ASCII_MAX = 32;
  * length: V8 builds the string directly from the arguments, with no array or loop.
  */
 function decodeShortAscii(b: Uint8Array, p: number, length: number): string | null {
-  let any = 0;
-  for (let i = 0; i < length; i++) any |= b[p + i];
-  if (any & 0x80) return null;
+  if (!isAsciiBytes(b, p, p + length)) return null;
   switch (length) {
     case 0:
       return "";

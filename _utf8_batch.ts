@@ -101,12 +101,13 @@ const counts = { batches: 0, lookaheads: 0 };
 /**
  * `bytes[start, end)` (the decoder's input, `view` a DataView of it, `limit` the end of its
  * data; MIN_SLICED ≤ length ≤ MAX_SLICED), which is not all ASCII, decoded as UTF-8: from the
- * current batch, or from a new one starting at it, or alone. Call only where
- * {@linkcode UTF8_BATCHES}.
+ * current batch, or from a new one starting at it, or alone. `view` is null for an input without
+ * one (a small input: see EAGER_VIEW_MIN_INPUT), whose bytes are then read one at a time. Call
+ * only where {@linkcode UTF8_BATCHES}.
  */
 export function nonAsciiString(
   bytes: Uint8Array,
-  view: DataView,
+  view: DataView | null,
   start: number,
   end: number,
   limit: number,
@@ -158,7 +159,7 @@ export function utf8BatchCounts(): { batches: number; lookaheads: number } {
  */
 function openBatch(
   bytes: Uint8Array,
-  view: DataView,
+  view: DataView | null,
   start: number,
   end: number,
   limit: number,
@@ -204,15 +205,19 @@ function openBatch(
   if (found === 1) return null;
   // copied four bytes at a time, the last word ending where the string ends (every string here
   // has at least MIN_SLICED bytes; a `set` of a `subarray` would allocate a view per string: 1.2x
-  // slower on the unicode payload)
+  // slower on the unicode payload), or one byte at a time from an input without a view
   let w = 0;
   for (let i = 0; i < found; i++) {
     const from = starts[i];
     const length = lengths[i];
-    for (let j = 0; j + 4 <= length; j += 4) {
-      joinedView.setInt32(w + j, view.getInt32(from + j, true), true);
+    if (view !== null) {
+      for (let j = 0; j + 4 <= length; j += 4) {
+        joinedView.setInt32(w + j, view.getInt32(from + j, true), true);
+      }
+      joinedView.setInt32(w + length - 4, view.getInt32(from + length - 4, true), true);
+    } else {
+      for (let j = 0; j < length; j++) joined[w + j] = bytes[from + j];
     }
-    joinedView.setInt32(w + length - 4, view.getInt32(from + length - 4, true), true);
     w += length;
     joined[w++] = 0;
   }

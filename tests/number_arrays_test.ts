@@ -70,6 +70,74 @@ describe("arrays that start with a number", () => {
     }
   });
 
+  test("floats in small inputs are exact, read from the bytes (the first six) or from a view", () => {
+    // a small input reads its first six floats from its bytes without a DataView, and makes one
+    // for the seventh: every bit pattern must come out the same either way, float32 and float64
+    const doubles = [
+      1.5,
+      -1e-300,
+      Number.NaN,
+      Infinity,
+      -Infinity,
+      5e-324,
+      -Number.MAX_VALUE,
+      Math.PI,
+    ];
+    const singles = [
+      Math.fround(0.1),
+      Math.fround(-0.7),
+      Math.fround(-3.5e38),
+      Math.fround(1e-45),
+      Infinity,
+    ];
+    const float32 = new Packr({ useFloat32: 1 });
+    for (let count = 1; count <= 12; count++) {
+      const value = Array.from({ length: count }, (_, i) => doubles[i % doubles.length]);
+      const mixed = Array.from({ length: count }, (_, i) => singles[i % singles.length]);
+      for (const bytes of [pack(value), msgpackr.pack(value)]) {
+        assert.equal(bytes[0], 0x90 + count);
+        const decoded = unpack(bytes) as number[];
+        value.forEach((number, i) => assert.ok(Object.is(decoded[i], number), `${count} ${i}`));
+      }
+      const singleBytes = float32.pack(mixed);
+      assert.ok(singleBytes.includes(0xca), "float32s written");
+      const decoded = unpack(singleBytes) as number[];
+      mixed.forEach((number, i) => assert.ok(Object.is(decoded[i], number), `f32 ${count} ${i}`));
+    }
+    // a float at the top level, and in a map, as its only content
+    for (const number of [...doubles, ...singles]) {
+      assert.ok(Object.is(unpack(pack(number)), number), String(number));
+      const inMap = float32.pack({ n: number });
+      const n = (unpack(inMap) as { n: number }).n;
+      assert.ok(Object.is(n, (msgpackr.unpack(inMap) as { n: number }).n), String(number));
+    }
+    // -0 (which pack writes as the integer 0) as float64 and float32 bytes
+    const negativeZeros = unpack(
+      new Uint8Array([0x92, 0xcb, 0x80, 0, 0, 0, 0, 0, 0, 0, 0xca, 0x80, 0, 0, 0]),
+    ) as number[];
+    assert.ok(Object.is(negativeZeros[0], -0) && Object.is(negativeZeros[1], -0));
+    // a decode nested in another (an extension that unpacks its payload) reads its own floats,
+    // and the outer decode's floats after it stay exact
+    const nesting = new Unpackr();
+    nesting.addExtension({ type: 9, unpack: (bytes) => nesting.unpack(bytes) });
+    const inner = pack([9.5, 10.25, 11.125]);
+    const outer = new Uint8Array([
+      ...pack([1.25, 2.5, 3.75]).subarray(0, 1 + 27).with(0, 0x98),
+      ...[0xc7, inner.length, 9, ...inner],
+      ...pack([4.5, 5.25, 6.5, 7.75]).subarray(1),
+    ]);
+    assert.deepEqual(nesting.unpack(outer), [
+      1.25,
+      2.5,
+      3.75,
+      [9.5, 10.25, 11.125],
+      4.5,
+      5.25,
+      6.5,
+      7.75,
+    ]);
+  });
+
   test("the numeric arrays payload decodes as msgpackr decodes it (ints of every width, doubles)", () => {
     const next = random(3);
     const value = {

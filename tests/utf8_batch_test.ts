@@ -21,6 +21,7 @@ import {
   utf8BatchCounts,
 } from "../_utf8_batch.ts";
 import { encodeArray, isDeno, random, strOf } from "./_util.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../_decoder.ts";
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 const encoder = new TextEncoder();
@@ -108,15 +109,19 @@ describe("non-ASCII strings decoded in batches", () => {
   test("a non-ASCII string far from the previous one costs no lookahead", () => {
     const ascii = "plain ascii text ".repeat(40); // 680 bytes
     const lone = [text(40, 1), ascii, text(40, 2), ascii, text(40, 3)];
-    const near = [text(40, 1), "short", text(40, 2), "short", text(40, 3)];
     let before = utf8BatchCounts();
     assert.deepEqual(unpack(pack(lone)), lone);
     assert.deepEqual(utf8BatchCounts(), before, "a lookahead for strings 680 bytes apart");
-    before = utf8BatchCounts();
-    assert.deepEqual(unpack(pack(near)), near);
-    const after = utf8BatchCounts();
-    assert.equal(after.batches, before.batches + (UTF8_BATCHES ? 1 : 0));
-    assert.equal(after.lookaheads, before.lookaheads + (UTF8_BATCHES ? 1 : 0));
+    // near each other: in a small input (no view, bytes read one at a time) and in a large one
+    const near = [text(40, 1), "short", text(40, 2), "short", text(40, 3)];
+    for (const value of [near, [...near, ascii]]) {
+      before = utf8BatchCounts();
+      assert.equal(pack(value).length < EAGER_VIEW_MIN_INPUT, value === near);
+      assert.deepEqual(unpack(pack(value)), value);
+      const after = utf8BatchCounts();
+      assert.equal(after.batches, before.batches + (UTF8_BATCHES ? 1 : 0));
+      assert.equal(after.lookaheads, before.lookaheads + (UTF8_BATCHES ? 1 : 0));
+    }
   });
 
   test("every string decodes as TextDecoder, ill-formed and U+0000 included", () => {
