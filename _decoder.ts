@@ -29,7 +29,7 @@ import { decodeBigIntPayload } from "./_bigint_ext.ts";
 import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
 import { decodeString, decodeStringStrict, forgetScannedBytes } from "./_utf8.ts";
-import { EAGER_VIEW_MIN_INPUT, shortWordAt } from "./_bytes.ts";
+import { EAGER_VIEW_MIN_INPUT, shortWordAt, wordAt } from "./_bytes.ts";
 
 export { EAGER_VIEW_MIN_INPUT };
 import {
@@ -626,27 +626,35 @@ function readShapedMap(length: number): object {
   const tree = mapShapes;
   let shape = tree.root;
   const words = tree.keyWords;
-  // The view that compares input words with kept keys, or null for no byte comparison: none
-  // under `fatal` (the kept bytes may come from a lenient decode), and none for a small input
-  // that has no view (see EAGER_VIEW_MIN_INPUT).
-  const dv = fatalStrings ? null : view;
+  // Keys are compared with kept bytes except under `fatal` (the kept bytes may come from a
+  // lenient decode); through the view, or from byte loads in a small input that has none (see
+  // EAGER_VIEW_MIN_INPUT).
+  const compare = !fatalStrings;
+  const dv = view;
   for (let i = 0; i < length; i++) {
     const hot = shape.hot;
     // Is the next key the one this shape met last? Compare the input with its encoded bytes
     // (layout in `_shape_tree.ts`), four at a time; if equal, step over them: no decoding.
     // Inline, not a call: a call here costs JavaScriptCore a tenth of the whole decode.
     let same = false;
-    if (hot !== null && dv !== null) {
+    if (hot !== null && compare) {
       const keyLength = hot.keyLength;
       const at = hot.keyAt;
       const p = position;
       if (keyLength === 0 || p + keyLength > srcEnd) {
         // no kept bytes (another encoding), or not enough input: decode the key
       } else if (keyLength >= 4) {
-        same = dv.getInt32(p, true) === words[at] &&
-          dv.getInt32(p + keyLength - 4, true) === words[at + 1];
-        for (let offset = 4, word = at + 2; same && offset < keyLength - 4; offset += 4) {
-          same = dv.getInt32(p + offset, true) === words[word++];
+        if (dv !== null) {
+          same = dv.getInt32(p, true) === words[at] &&
+            dv.getInt32(p + keyLength - 4, true) === words[at + 1];
+          for (let offset = 4, word = at + 2; same && offset < keyLength - 4; offset += 4) {
+            same = dv.getInt32(p + offset, true) === words[word++];
+          }
+        } else {
+          same = wordAt(src, p) === words[at] && wordAt(src, p + keyLength - 4) === words[at + 1];
+          for (let offset = 4, word = at + 2; same && offset < keyLength - 4; offset += 4) {
+            same = wordAt(src, p + offset) === words[word++];
+          }
         }
       } else {
         same = shortWordAt(src, p, keyLength) === words[at];
@@ -661,7 +669,7 @@ function readShapedMap(length: number): object {
       const next = hot !== null && hot.key === key ? hot : tree.step(shape, key);
       if (next === null) return readUnshapedRest(shape, base, i, key, length);
       // the key's bytes are kept where keys are compared (not under `fatal`: they were not checked)
-      if (next.keyLength === 0 && dv !== null) tree.keepKey(next, src, keyStart, position);
+      if (next.keyLength === 0 && compare) tree.keepKey(next, src, keyStart, position);
       shape = next;
     }
     valueStack[stackTop++] = read(); // the slot is taken before a nested map reads

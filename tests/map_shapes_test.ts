@@ -70,8 +70,8 @@ function mapBytes(entries: [unknown, unknown][]): Uint8Array {
 
 /**
  * `bytes` (one value) followed by a string that takes the input past EAGER_VIEW_MIN_INPUT,
- * in a 2-element array: the maps of a small input have their keys decoded, those of a larger one
- * compared with kept bytes, and tests of key comparison need both.
+ * in a 2-element array: the maps of a small input compare keys with kept bytes through byte
+ * loads, those of a larger one through the input's DataView, and tests of key comparison need both.
  */
 function padded(bytes: Uint8Array): Uint8Array {
   const pad = new Uint8Array(3 + EAGER_VIEW_MIN_INPUT).fill(0x61);
@@ -190,18 +190,21 @@ describe("plain maps: shapes learned from key sequences", () => {
     }
   });
 
-  test("small inputs decode their keys; larger ones keep and compare the keys' bytes", () => {
+  test("small inputs (no view) keep and compare the keys' bytes, as larger ones do", () => {
     const key = "only-in-this-test";
     const bytes = mapBytes([[key, 1]]);
     for (let round = 0; round < 4; round++) assertAsMsgpackr(bytes, unpack(bytes));
     const node = mapShapes.root.hot!;
     assert.equal(node.key, key);
-    assert.equal(node.keyLength, 0, "a small input kept the key's bytes");
+    assert.equal(node.keyLength, 1 + key.length, "a small input did not keep the key's bytes");
+    // the kept bytes serve the larger input too, and a key one byte off is not taken for it
     for (let round = 0; round < 4; round++) {
       assertAsMsgpackr(bytes, (unpack(padded(bytes)) as unknown[])[0]);
     }
     assert.equal(mapShapes.root.hot, node);
-    assert.equal(node.keyLength, 1 + key.length, "a larger input did not keep the key's bytes");
+    const offByOne = mapBytes([["only-in-this-tesT", 1]]);
+    assertBothPaths(offByOne);
+    assertBothPaths(bytes);
   });
 
   test("maps of 0, 1, MAX_SHAPED_KEYS and more entries, nested at every position", () => {
