@@ -95,6 +95,24 @@ function unicodeText(): unknown {
   }));
 }
 
+/**
+ * One small RPC message (~160 bytes as a plain map): what a service sends and receives most, so
+ * each pack and unpack is mostly the fixed cost of a call (its output buffer, its setup).
+ */
+function smallMessage(): unknown {
+  return {
+    id: 18231,
+    method: "orders.update",
+    params: {
+      orderId: "ord_8f14e45fceea167a",
+      status: "shipped",
+      amount: 149.95,
+      currency: "EUR",
+      note: "left at the front door, with the neighbour",
+    },
+  };
+}
+
 /** Binary blobs: 16 records each with a 64 KiB byte array. */
 function binaryBlobs(): unknown {
   const rnd = random(5);
@@ -112,6 +130,7 @@ export function payloads(): Payload[] {
     { name: "sample-large.json", value: sharedFile("sample-large.json"), json: true },
     { name: "strings2.json", value: sharedFile("strings2.json"), json: true },
     { name: "service response (20 items)", value: serviceResponse(), json: true },
+    { name: "small RPC message", value: smallMessage(), json: true },
     { name: "1,000 log events", value: logEvents(), json: true },
     { name: "numeric arrays", value: numericArrays(), json: true },
     { name: "unicode text", value: unicodeText(), json: true },
