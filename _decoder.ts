@@ -30,8 +30,6 @@ import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
 import { decodeString, decodeStringStrict, forgetScannedBytes } from "./_utf8.ts";
 import { EAGER_VIEW_MIN_INPUT, shortWordAt, wordAt } from "./_bytes.ts";
-
-export { EAGER_VIEW_MIN_INPUT };
 import {
   cachedString,
   cachedStringMiss,

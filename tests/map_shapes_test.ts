@@ -13,7 +13,7 @@ import * as noEval from "../no_eval.ts";
 import { mapShapes, MAX_SHAPED_KEYS, valueStack } from "../_map_shapes.ts";
 import { MAX_SHAPES, RUNS_BEFORE_RENEWAL } from "../_shape_tree.ts";
 import { objectShapes } from "../_encoder.ts";
-import { EAGER_VIEW_MIN_INPUT } from "../_decoder.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../_bytes.ts";
 import { benchData, random } from "./_util.ts";
 
 /** Objects as [whether the prototype is Object.prototype, [key, value] pairs in order]. */

@@ -21,7 +21,7 @@ import {
   utf8BatchCounts,
 } from "../_utf8_batch.ts";
 import { encodeArray, isDeno, random, strOf } from "./_util.ts";
-import { EAGER_VIEW_MIN_INPUT } from "../_decoder.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../_bytes.ts";
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 const encoder = new TextEncoder();
