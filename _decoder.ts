@@ -96,6 +96,12 @@ let heapAllowance = 0;
 let depth = 0;
 let bundle: StringBundle | null = null;
 let references: Map<number, Reference> | null = null;
+/**
+ * The shape node of the key whose value is being read by `readShapedMap`, null elsewhere: a map
+ * read as that value predicts its first key from the node's `valueHot`. Only a prediction (the
+ * key's bytes are still compared), so a map that is not that value and takes it costs a miss.
+ */
+let valueKey: MapShape | null = null;
 
 interface StringBundle {
   /** Strings with non-ASCII characters (referenced by `c1` + a negative or zero count). */
@@ -629,8 +635,10 @@ function readShapedMap(length: number): object {
   // EAGER_VIEW_MIN_INPUT).
   const compare = !fatalStrings;
   const dv = view;
+  // the key this map is the value of, if the map around it said so: it predicts the first key
+  const parentKey = valueKey;
+  let hot = parentKey !== null && parentKey.valueHot !== null ? parentKey.valueHot : shape.hot;
   for (let i = 0; i < length; i++) {
-    const hot = shape.hot;
     // Is the next key the one this shape met last? Compare the input with its encoded bytes
     // (layout in `_shape_tree.ts`), four at a time; if equal, step over them: no decoding.
     // Inline, not a call: a call here costs JavaScriptCore a tenth of the whole decode.
@@ -665,13 +673,20 @@ function readShapedMap(length: number): object {
       const keyStart = position;
       const key = readKey();
       const next = hot !== null && hot.key === key ? hot : tree.step(shape, key);
-      if (next === null) return readUnshapedRest(shape, base, i, key, length);
+      if (next === null) {
+        valueKey = null;
+        return readUnshapedRest(shape, base, i, key, length);
+      }
       // the key's bytes are kept where keys are compared (not under `fatal`: they were not checked)
       if (next.keyLength === 0 && compare) tree.keepKey(next, src, keyStart, position);
+      if (i === 0 && parentKey !== null) parentKey.valueHot = next;
       shape = next;
     }
+    valueKey = shape;
     valueStack[stackTop++] = read(); // the slot is taken before a nested map reads
+    hot = shape.hot;
   }
+  valueKey = null;
   stackTop = base;
   return objectOfShape(shape, base, context.compileReaders);
 }
@@ -1223,6 +1238,7 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   src = bytes;
   view = end - start >= EAGER_VIEW_MIN_INPUT ? makeView() : null;
   floatsBeforeView = FLOATS_BEFORE_VIEW;
+  valueKey = null;
   srcEnd = end;
   position = start;
   decoding = true;
@@ -1349,6 +1365,7 @@ function startOutermost(): void {
 /** After that decode, whether it succeeded or not: the value stack keeps nothing alive. */
 function endOutermost(): void {
   stackTop = 0;
+  valueKey = null; // before the tree may be renewed: no node of it is kept
   releaseValueStack();
 }
 

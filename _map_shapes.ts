@@ -37,6 +37,13 @@ export interface MapShape extends KeyNode<MapShape> {
   nextBuilderAt: number;
   /** Builds the object from the values on the stack at `cursor`; null until it is earned. */
   build: (() => Record<string, unknown>) | null;
+  /**
+   * The first key (a child of the root) of the map that last came as the value of this node's
+   * key, or null: a nested map's first key is predicted from it rather than from the root's
+   * `hot`, which the outer maps' first keys take (`{id, params: {orderId, …}}` would otherwise
+   * miss at the root twice per message).
+   */
+  valueHot: MapShape | null;
 }
 
 /** Maps that end at a shape before it asks for its builder (after a refusal: 4 times later). */
@@ -58,6 +65,7 @@ export const mapShapes: ShapeTree<MapShape> = new ShapeTree<MapShape>(
     ends: 0,
     nextBuilderAt: BUILDER_AFTER_ENDS,
     build: null,
+    valueHot: null,
   }),
 );
 

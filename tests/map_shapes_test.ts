@@ -207,6 +207,62 @@ describe("plain maps: shapes learned from key sequences", () => {
     assertBothPaths(bytes);
   });
 
+  test("a nested map's first key is predicted from the key it is the value of", () => {
+    const message = (i: number) => ({
+      rpcId: i,
+      call: "orders.update",
+      params: { orderRef: `o${i}`, state: "shipped", cost: i + 0.5 },
+    });
+    for (let i = 0; i < 6; i++) assertBothPaths(pack(message(i)));
+    // the root keeps the outer map's first key; the nested map's comes from `params`
+    const outer = mapShapes.root.hot!;
+    assert.equal(outer.key, "rpcId");
+    const params = mapShapes.find(["rpcId", "call", "params"])!;
+    assert.equal(params.valueHot?.key, "orderRef");
+    assert.equal(params.valueHot?.parent, mapShapes.root);
+    // what comes as that value changes: other maps, a string, an array of maps, a record, an
+    // extension that decodes a map itself; every prediction that fails still decodes right
+    const inner = pack({ deep: { orderRef: "x" } });
+    const nested = new Unpackr({ mapsAsObjects: true });
+    nested.addExtension({ type: 0x6e, unpack: () => nested.unpack(inner) });
+    const values: unknown[] = [
+      { state: "new", orderRef: "a" },
+      "not a map",
+      [{ orderRef: "b" }, { other: 1 }, { orderRef: "c" }],
+      { orderRef: "d", state: "done", cost: 1.5 },
+      new Map([[1, { orderRef: "e" }]]),
+      {},
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const value of values) {
+        assertBothPaths(pack({ rpcId: round, call: "c", params: value }), String(value));
+        assertBothPaths(pack([{ params: value }, { orderRef: "f" }, { params: value }]));
+      }
+      const withRecords = new Packr({ structures: [] });
+      const recordBytes = withRecords.pack({ rpcId: 1, call: "c", params: message(round).params });
+      assert.deepEqual(
+        new Unpackr({ structures: withRecords.structures }).unpack(recordBytes),
+        { rpcId: 1, call: "c", params: message(round).params },
+      );
+      const withExtension = mapBytes([
+        ["rpcId", round],
+        ["call", "c"],
+        ["params", new Raw(Uint8Array.of(0xd4, 0x6e, 0))],
+      ]);
+      assert.deepEqual(nested.unpack(withExtension), {
+        rpcId: round,
+        call: "c",
+        params: { deep: { orderRef: "x" } },
+      });
+      // a decode that fails inside the nested map leaves no prediction behind that breaks the next
+      const good = pack(message(round));
+      assert.throws(() => unpack(good.subarray(0, good.length - 3)));
+      assertBothPaths(pack({ orderRef: "g", rpcId: 2 }));
+      assertBothPaths(good);
+    }
+    assertStackEmpty();
+  });
+
   test("maps of 0, 1, MAX_SHAPED_KEYS and more entries, nested at every position", () => {
     for (const size of [0, 1, 2, 8, 9, 16, 17, MAX_SHAPED_KEYS, MAX_SHAPED_KEYS + 1, 100]) {
       const map = Object.fromEntries(
