@@ -100,6 +100,8 @@ let references: Map<number, Reference> | null = null;
  * The shape node of the key whose value is being read by `readShapedMap`, null elsewhere: a map
  * read as that value predicts its first key from the node's `valueHot`. Only a prediction (the
  * key's bytes are still compared), so a map that is not that value and takes it costs a miss.
+ * Cleared when the outermost decode ends, succeeded or not, so no node of a tree renewed before
+ * the next decode is ever compared (its key slots are reused).
  */
 let valueKey: MapShape | null = null;
 
@@ -634,7 +636,7 @@ function readShapedMap(length: number): object {
   // lenient decode); through the view, or from byte loads in a small input that has none (see
   // EAGER_VIEW_MIN_INPUT).
   const compare = !fatalStrings;
-  const dv = view;
+  const dv = view; // read once: calls inside the loop keep the engines from caching `view`
   // the key this map is the value of, if the map around it said so: it predicts the first key
   const parentKey = valueKey;
   let hot = parentKey !== null && parentKey.valueHot !== null ? parentKey.valueHot : shape.hot;
@@ -1238,7 +1240,6 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   src = bytes;
   view = end - start >= EAGER_VIEW_MIN_INPUT ? makeView() : null;
   floatsBeforeView = FLOATS_BEFORE_VIEW;
-  valueKey = null;
   srcEnd = end;
   position = start;
   decoding = true;
@@ -1365,7 +1366,7 @@ function startOutermost(): void {
 /** After that decode, whether it succeeded or not: the value stack keeps nothing alive. */
 function endOutermost(): void {
   stackTop = 0;
-  valueKey = null; // before the tree may be renewed: no node of it is kept
+  valueKey = null; // see valueKey: the tree may be renewed before the next decode
   releaseValueStack();
 }
 

@@ -9,7 +9,11 @@
 /** Whether this platform stores numbers least significant byte first (all current JS engines). */
 export const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** Eight scratch bytes: `FLOAT64[0]` reads all eight, `FLOAT32[0]` the first four. */
+/**
+ * Eight scratch bytes: `FLOAT64[0]` reads all eight, `FLOAT32[0]` the first four. The readers
+ * below store the bytes one by one, written out: one loop shared by both widths cost ~2 ns more
+ * a float on Deno (six float64s in a small input: 147 -> 159 ns).
+ */
 const FLOAT_BYTES = new Uint8Array(8);
 const FLOAT64 = new Float64Array(FLOAT_BYTES.buffer);
 const FLOAT32 = new Float32Array(FLOAT_BYTES.buffer);
