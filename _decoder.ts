@@ -178,8 +178,26 @@ let floatsBeforeView = FLOATS_BEFORE_VIEW;
 
 /** Makes `view` (callers test `view` first: an inline null check is cheaper than this call). */
 function makeView(): DataView {
-  return view = new DataView(src.buffer, src.byteOffset, src.byteLength);
+  view = new DataView(src.buffer, src.byteOffset, src.byteLength);
+  if (view.buffer.byteLength <= KEPT_VIEW_MAX_BUFFER) {
+    keptViewInput = src;
+    keptViewLength = src.byteLength;
+    keptView = view;
+  }
+  return view;
 }
+
+/**
+ * The view made for the last input (of a buffer up to KEPT_VIEW_MAX_BUFFER bytes), kept for the
+ * next decode of the same array: an input array that is filled and decoded again and again (a
+ * database read copied into one buffer, as msgpackr recommends) makes its view once, as in
+ * msgpackr, which keeps it as a property of the array. The length is compared too: an array over
+ * a buffer that was detached or resized since has another length (a detached one has 0).
+ */
+const KEPT_VIEW_MAX_BUFFER = 0x10000;
+let keptViewInput: Uint8Array | null = null;
+let keptViewLength = 0;
+let keptView: DataView | null = null;
 
 // ---- the reader --------------------------------------------------------------------------------
 
@@ -1238,7 +1256,11 @@ function withSavedState<T>(action: () => T): T {
 
 function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number): void {
   src = bytes;
-  view = end - start >= EAGER_VIEW_MIN_INPUT ? makeView() : null;
+  view = end - start < EAGER_VIEW_MIN_INPUT
+    ? null
+    : bytes === keptViewInput && bytes.byteLength === keptViewLength
+    ? keptView
+    : makeView();
   floatsBeforeView = FLOATS_BEFORE_VIEW;
   srcEnd = end;
   position = start;

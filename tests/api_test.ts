@@ -509,6 +509,45 @@ describe("input types", () => {
     }
   });
 
+  test("an input array decoded again reads its bytes as they are now (its view is kept)", () => {
+    // over 512 bytes, so each decode reads floats and strings through a view of the input
+    const valueOf = (letter: string, length: number, n: number) => ({
+      text: letter.repeat(length),
+      n,
+      list: [n / 3, `${letter}${n}`],
+    });
+    const a = valueOf("a", 600, 1.5);
+    const b = valueOf("b", 600, 2.5);
+    const longer = valueOf("c", 900, 3.5);
+    assert.equal(pack(a).length, pack(b).length);
+    const input = new Uint8Array(pack(a).length);
+    input.set(pack(a));
+    assert.deepEqual(unpack(input), a);
+    input.set(pack(b)); // the same array refilled, as a database read into one buffer
+    assert.deepEqual(unpack(input), b);
+    assert.deepEqual(unpack(input, { start: 0, end: input.length }), b);
+
+    // a length-tracking array over a resizable buffer: the same array, another length
+    const resizable = new ArrayBuffer(pack(a).length, { maxByteLength: 4096 });
+    const tracking = new Uint8Array(resizable);
+    tracking.set(pack(a));
+    assert.deepEqual(unpack(tracking), a);
+    resizable.resize(pack(longer).length);
+    tracking.set(pack(longer));
+    assert.deepEqual(unpack(tracking), longer);
+    resizable.resize(pack(b).length);
+    tracking.set(pack(b));
+    assert.deepEqual(unpack(tracking), b);
+
+    // detached: the array is empty now, and says so
+    const detached = pack(a);
+    assert.deepEqual(unpack(detached), a);
+    detached.buffer.transfer();
+    assert.equal(detached.length, 0);
+    assert.throws(() => unpack(detached), Error);
+    assert.deepEqual(unpack(pack(b)), b);
+  });
+
   test("unpack() of a Node Buffer returns plain Uint8Array views for bin", () => {
     const source = Buffer.from(pack({ a: new Uint8Array([5, 6, 7]) }));
     const decoded = unpack(source);
