@@ -38,7 +38,13 @@ import {
   restMatches,
   valueCache,
 } from "./_string_cache.ts";
-import { closeLatin1Window, MAX_SLICED, MIN_SLICED, sliceAsciiString } from "./_latin1_window.ts";
+import {
+  closeLatin1Window,
+  MAX_SLICED,
+  MIN_SLICED,
+  sliceAsciiString,
+  sliceLongFromWindow,
+} from "./_latin1_window.ts";
 import { batchedString, closeUtf8Batch, nonAsciiString, UTF8_BATCHES } from "./_utf8_batch.ts";
 import type { Structure } from "./_options.ts";
 
@@ -430,7 +436,8 @@ function otherString(start: number, end: number): string {
   if (length >= MIN_SLICED && length <= MAX_SLICED) {
     return nonAsciiString(src, view, start, end, srcEnd);
   }
-  return length > MAX_SLICED ? batchedString(src, start, end) : decodeString(src, start, end);
+  if (length <= MAX_SLICED) return decodeString(src, start, end);
+  return sliceLongFromWindow(src, view, start, end) ?? batchedString(src, start, end);
 }
 
 // Short string values often repeat (statuses, names, enum-like fields), and a cache hit saves

@@ -27,7 +27,8 @@ import { isAsciiIn, latin1Slice } from "./_utf8.ts";
 //
 // The cost of sharing: a kept slice keeps its window alive, so a string of 13..MAX_SLICED bytes
 // kept after the decode can keep up to WINDOW_BYTES of Latin-1 text in memory (msgpackr's blocks
-// reach 6,000 bytes), never the input itself. Longer strings are made on their own.
+// reach 6,000 bytes), never the input itself. Longer strings are made on their own, unless an open
+// window covers them (`sliceLongFromWindow`).
 
 /** Bytes of input one window covers at most. */
 const WINDOW_BYTES = 4096;
@@ -73,6 +74,23 @@ export function sliceAsciiString(
     windowEnd = Math.min(limit, start + WINDOW_BYTES);
     windowText = latin1Slice!.call(bytes, start, windowEnd);
   }
+  return windowText.slice(start - windowStart, end - windowStart);
+}
+
+/**
+ * `bytes[start, end)` (a long string: over MAX_SLICED bytes; `view` a DataView of `bytes` or null)
+ * as a slice of the open window when it lies inside it and is ASCII, else `null`. A long string
+ * never opens a window, but one that an open window already covers costs its ASCII test and a
+ * slice instead of a call that copies it again (sample-large.json: both of its long strings).
+ * Keeping the slice keeps the window alive, which is at most WINDOW_BYTES, as for medium strings.
+ */
+export function sliceLongFromWindow(
+  bytes: Uint8Array,
+  view: DataView | null,
+  start: number,
+  end: number,
+): string | null {
+  if (start < windowStart || end > windowEnd || !isAsciiIn(view, bytes, start, end)) return null;
   return windowText.slice(start - windowStart, end - windowStart);
 }
 
