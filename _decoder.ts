@@ -28,7 +28,7 @@ import { RecordTable } from "./_record_table.ts";
 import { decodeBigIntPayload } from "./_bigint_ext.ts";
 import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
-import { decodeString, decodeStringStrict, forgetScannedBytes } from "./_utf8.ts";
+import { decodeString, decodeStringStrict, forgetScannedBytes, shareScanView } from "./_utf8.ts";
 import { EAGER_VIEW_MIN_INPUT, shortWordAt, wordAt } from "./_bytes.ts";
 import {
   cachedString,
@@ -185,6 +185,7 @@ let floatsBeforeView = FLOATS_BEFORE_VIEW;
 /** Makes `view` (callers test `view` first: an inline null check is cheaper than this call). */
 function makeView(): DataView {
   view = new DataView(src.buffer, src.byteOffset, src.byteLength);
+  shareScanView(src, view);
   if (view.buffer.byteLength <= KEPT_VIEW_MAX_BUFFER) {
     keptViewInput = src;
     keptViewLength = src.byteLength;
@@ -201,6 +202,12 @@ function makeView(): DataView {
  * a buffer that was detached or resized since has another length (a detached one has 0).
  */
 const KEPT_VIEW_MAX_BUFFER = 0x10000;
+
+/** The kept view, for the decode starting now (its input is `keptViewInput`). */
+function shareKeptView(): DataView {
+  shareScanView(keptViewInput!, keptView!);
+  return keptView!;
+}
 let keptViewInput: Uint8Array | null = null;
 let keptViewLength = 0;
 let keptView: DataView | null = null;
@@ -1266,7 +1273,7 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   view = end - start < EAGER_VIEW_MIN_INPUT
     ? null
     : bytes === keptViewInput && bytes.byteLength === keptViewLength
-    ? keptView
+    ? shareKeptView()
     : makeView();
   floatsBeforeView = FLOATS_BEFORE_VIEW;
   srcEnd = end;

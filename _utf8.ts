@@ -78,6 +78,15 @@ const BYTEWISE_ASCII_MAX = 64;
 let scannedBytes: Uint8Array | null = null;
 let scannedView: DataView | null = null;
 
+/**
+ * Gives `isAscii` the decoder's view of its input (`view` of `bytes`), so that the scan of a long
+ * string does not make a second view of the same bytes (~60 ns a decode on Deno).
+ */
+export function shareScanView(bytes: Uint8Array, view: DataView): void {
+  scannedBytes = bytes;
+  scannedView = view;
+}
+
 /** Lets the bytes `isAscii` last scanned be collected (a decode calls it when it ends). */
 export function forgetScannedBytes(): void {
   scannedBytes = null;
