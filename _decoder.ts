@@ -30,14 +30,7 @@ import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
 import { decodeString, decodeStringStrict, forgetScannedBytes, shareScanView } from "./_utf8.ts";
 import { EAGER_VIEW_MIN_INPUT, shortWordAt, wordAt } from "./_bytes.ts";
-import {
-  cachedString,
-  cachedStringMiss,
-  entryOf,
-  keyCache,
-  restMatches,
-  valueCache,
-} from "./_string_cache.ts";
+import { cachedString, cachedStringMiss, entryOf, keyCache, valueCache } from "./_string_cache.ts";
 import {
   closeLatin1Window,
   MAX_SLICED,
@@ -239,7 +232,7 @@ export function read(): unknown {
       const base = entry * VALUE_STRIDE;
       const text = VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
           VALUE_WORDS[base + 1] === last &&
-          (length <= 8 || restMatches(VALUE_WORDS, base + 2, src, start, length))
+          (length <= 8 || middleWordsMatch(view, base, start, length, salt))
         ? VALUE_STRINGS[entry]
         : cachedStringMiss(valueCache, entry, src, start, length, first, last);
       if (--valueCacheCountdown === 0) endValueCacheWindow();
@@ -469,6 +462,22 @@ const VALUE_LENGTHS = valueCache.lengths;
 const VALUE_WORDS = valueCache.words;
 const VALUE_STRINGS = valueCache.strings;
 const VALUE_CACHE_WINDOW = 64;
+/**
+ * The rest of the hit test for a string of 9..16 bytes (VALUE_CACHE_MAX): its middle words, bytes
+ * 4..8 (which `salt` already holds, mixed with the length) and, over 12 bytes, 8..12. Replaces
+ * `restMatches`, whose loop re-read bytes 4..8 one at a time.
+ */
+function middleWordsMatch(
+  view: DataView,
+  base: number,
+  start: number,
+  length: number,
+  salt: number,
+): boolean {
+  return VALUE_WORDS[base + 2] === (salt ^ length) &&
+    (length <= 12 || VALUE_WORDS[base + 3] === view.getInt32(start + 8, true));
+}
+
 const VALUE_CACHE_FIRST_REST = 1024;
 const VALUE_CACHE_LONGEST_REST = 65536;
 let valueCacheRest = VALUE_CACHE_FIRST_REST;
@@ -566,7 +575,7 @@ function readStringElements(array: unknown[], count: number): void {
       const base = entry * VALUE_STRIDE;
       array[i] = VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
           VALUE_WORDS[base + 1] === last &&
-          (length <= 8 || restMatches(VALUE_WORDS, base + 2, src, start, length))
+          (length <= 8 || middleWordsMatch(view, base, start, length, salt))
         ? VALUE_STRINGS[entry]
         : cachedStringMiss(valueCache, entry, src, start, length, first, last);
       if (--valueCacheCountdown === 0) endValueCacheWindow();

@@ -43,7 +43,10 @@ function createStringCache(bits: number, maxBytes: number): StringCache {
 
 /** The cache for map keys: 4096 keys of up to 32 bytes. */
 export const keyCache: StringCache = createStringCache(12, 32);
-/** The cache for short string values: 2048 strings of up to 16 bytes. */
+/**
+ * The cache for short string values: 2048 strings of up to 16 bytes (the decoder's written-out hit
+ * test, `middleWordsMatch` in `_decoder.ts`, compares at most two middle words: 16 at most).
+ */
 export const valueCache: StringCache = createStringCache(11, 16);
 
 /**
