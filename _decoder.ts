@@ -188,12 +188,17 @@ function makeView(): DataView {
 }
 
 /**
- * The view made for the last input (of a buffer up to KEPT_VIEW_MAX_BUFFER bytes), kept for the
- * next decode of the same array: an input array that is filled and decoded again and again (a
- * database read copied into one buffer, as msgpackr recommends) makes its view once, as in
- * msgpackr, which keeps it as a property of the array. The length is compared too: an array over
- * a buffer that was detached or resized since has another length (a detached one has 0).
+ * The view made for the last input whose buffer has at most KEPT_VIEW_MAX_BUFFER bytes, with that
+ * input and its length, kept for the next decode of the same array: an input array that is filled
+ * and decoded again and again (a database read copied into one buffer, as msgpackr recommends)
+ * makes its view once, as in msgpackr, which keeps it as a property of the array. The length is
+ * compared too: an array over a buffer that was detached or resized since has another length (a
+ * detached one has 0). The kept input stays referenced until another one replaces it.
  */
+let keptViewInput: Uint8Array | null = null;
+let keptViewLength = 0;
+let keptView: DataView | null = null;
+/** Largest buffer whose input's view is kept (so at most this much is kept alive by it). */
 const KEPT_VIEW_MAX_BUFFER = 0x10000;
 
 /** The kept view, for the decode starting now (its input is `keptViewInput`). */
@@ -201,9 +206,6 @@ function shareKeptView(): DataView {
   shareScanView(keptViewInput!, keptView!);
   return keptView!;
 }
-let keptViewInput: Uint8Array | null = null;
-let keptViewLength = 0;
-let keptView: DataView | null = null;
 
 // ---- the reader --------------------------------------------------------------------------------
 
@@ -461,11 +463,11 @@ const VALUE_STRIDE = valueCache.maxBytes >> 2;
 const VALUE_LENGTHS = valueCache.lengths;
 const VALUE_WORDS = valueCache.words;
 const VALUE_STRINGS = valueCache.strings;
-const VALUE_CACHE_WINDOW = 64;
+
 /**
  * The rest of the hit test for a string of 9..16 bytes (VALUE_CACHE_MAX): its middle words, bytes
- * 4..8 (which `salt` already holds, mixed with the length) and, over 12 bytes, 8..12. Replaces
- * `restMatches`, whose loop re-read bytes 4..8 one at a time.
+ * 4..8 (which `salt` already holds, mixed with the length) and, over 12 bytes, 8..12: the words
+ * `restMatches` compares, without its loop loading bytes 4..8 again one at a time.
  */
 function middleWordsMatch(
   view: DataView,
@@ -478,6 +480,7 @@ function middleWordsMatch(
     (length <= 12 || VALUE_WORDS[base + 3] === view.getInt32(start + 8, true));
 }
 
+const VALUE_CACHE_WINDOW = 64;
 const VALUE_CACHE_FIRST_REST = 1024;
 const VALUE_CACHE_LONGEST_REST = 65536;
 let valueCacheRest = VALUE_CACHE_FIRST_REST;
@@ -1308,7 +1311,7 @@ function finish(): void {
   decoding = false;
   references = null;
   bundle = null;
-  // let the input be collected
+  // let the input be collected (but for the kept view's input: see keptViewInput)
   src = EMPTY;
   view = null;
   closeLatin1Window();

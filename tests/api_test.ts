@@ -544,7 +544,7 @@ describe("input types", () => {
     assert.deepEqual(unpack(detached), a);
     detached.buffer.transfer();
     assert.equal(detached.length, 0);
-    assert.throws(() => unpack(detached), Error);
+    assert.throws(() => unpack(detached), IncompleteDataError);
     assert.deepEqual(unpack(pack(b)), b);
   });
 
