@@ -30,7 +30,14 @@ import { decodeTimestamp } from "./_timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "./_typed_array_ext.ts";
 import { decodeString, decodeStringStrict, forgetScannedBytes, shareScanView } from "./_utf8.ts";
 import { EAGER_VIEW_MIN_INPUT, shortWordAt, wordAt } from "./_bytes.ts";
-import { cachedString, cachedStringMiss, entryOf, keyCache, valueCache } from "./_string_cache.ts";
+import {
+  cachedString,
+  cachedStringMiss,
+  entryOf,
+  keyCache,
+  restMatches,
+  valueCache,
+} from "./_string_cache.ts";
 import {
   closeLatin1Window,
   MAX_SLICED,
@@ -200,12 +207,6 @@ let keptViewLength = 0;
 let keptView: DataView | null = null;
 /** Largest buffer whose input's view is kept (so at most this much is kept alive by it). */
 const KEPT_VIEW_MAX_BUFFER = 0x10000;
-
-/** The kept view, for the decode starting now (its input is `keptViewInput`). */
-function shareKeptView(): DataView {
-  shareScanView(keptViewInput!, keptView!);
-  return keptView!;
-}
 
 // ---- the reader --------------------------------------------------------------------------------
 
@@ -703,10 +704,9 @@ function readShapedMap(length: number): object {
             same = dv.getInt32(p + offset, true) === words[word++];
           }
         } else {
-          same = wordAt(src, p) === words[at] && wordAt(src, p + keyLength - 4) === words[at + 1];
-          for (let offset = 4, word = at + 2; same && offset < keyLength - 4; offset += 4) {
-            same = wordAt(src, p + offset) === words[word++];
-          }
+          // a small input: byte loads, and the string caches' comparison of the middle words
+          same = wordAt(src, p) === words[at] && wordAt(src, p + keyLength - 4) === words[at + 1] &&
+            restMatches(words, at + 2, src, p, keyLength);
         }
       } else {
         same = shortWordAt(src, p, keyLength) === words[at];
@@ -1282,11 +1282,11 @@ function withSavedState<T>(action: () => T): T {
 
 function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number): void {
   src = bytes;
-  view = end - start < EAGER_VIEW_MIN_INPUT
-    ? null
-    : bytes === keptViewInput && bytes.byteLength === keptViewLength
-    ? shareKeptView()
-    : makeView();
+  if (end - start < EAGER_VIEW_MIN_INPUT) view = null;
+  else if (bytes === keptViewInput && bytes.byteLength === keptViewLength) {
+    view = keptView;
+    shareScanView(bytes, keptView!);
+  } else makeView();
   floatsBeforeView = FLOATS_BEFORE_VIEW;
   srcEnd = end;
   position = start;

@@ -694,7 +694,7 @@ function writeRecordHeader(
   node: ShapeNode,
   object: Record<string, unknown>,
 ): boolean {
-  let recordId = node.recordId;
+  const recordId = node.recordId;
   if (recordId === 0) {
     return writeNewRecordHeader(
       structures,
@@ -703,14 +703,21 @@ function writeRecordHeader(
       structures.newNodes,
     );
   }
-  if (recordId >= 0x60 && structures.twoByte) {
-    recordId -= 0x60;
+  writeRecordId(recordId, structures.twoByte);
+  return true;
+}
+
+/**
+ * A record id as a record starts with it: one byte 0x40..0x7f, or in two-byte mode an id ≥ 0x60
+ * as 0x60 + its low five bits, then the rest shifted down (`(id - 0x60) >> 5`, §1.4).
+ */
+function writeRecordId(recordId: number, twoByte: boolean): void {
+  if (recordId >= 0x60 && twoByte) {
     target[position++] = (recordId & 0x1f) + 0x60;
-    target[position++] = recordId >> 5;
+    target[position++] = (recordId - 0x60) >> 5;
   } else {
     target[position++] = recordId;
   }
-  return true;
 }
 
 function writeNewRecordHeader(
@@ -721,17 +728,12 @@ function writeNewRecordHeader(
 ): boolean {
   const recordId = structures.allocate(node, keys, newNodes);
   if (recordId === 0) return false;
-  const highByte = recordId >= 0x60 && structures.twoByte ? (recordId - 0x60) >> 5 : -1;
   if (recordId < structures.sharedLimitId) {
     // shared: only the id; the structure is known to both sides (saved after this pack)
-    if (highByte >= 0) {
-      target[position++] = (recordId & 0x1f) + 0x60;
-      target[position++] = highByte;
-    } else {
-      target[position++] = recordId;
-    }
+    writeRecordId(recordId, structures.twoByte);
     return true;
   }
+  const highByte = recordId >= 0x60 && structures.twoByte ? (recordId - 0x60) >> 5 : -1;
   if (highByte >= 0) {
     target[position++] = 0xd5;
     target[position++] = 0x72;
