@@ -429,7 +429,7 @@ export class WireWalker {
       const text = bytes.length < 0xc0 ? decodeWtf8(bytes) : null;
       if (text !== null && text.length < 0x40) {
         const check = new Uint8Array(text.length * 3);
-        const length = encodeUtf8Manually(check, 0, text);
+        const length = encodeUtf8Manually(check, new DataView(check.buffer), 0, text);
         if (length === bytes.length && check.subarray(0, length).every((b, i) => b === bytes[i])) {
           node.encoding = "wtf8";
           return text;

@@ -430,7 +430,7 @@ export class TaggedWriter {
     this.#room(length * 3 + 5);
     const dataStart = this.#pos + 5;
     const byteLength = length < 0x40
-      ? encodeUtf8Manually(this.#buffer, dataStart, value) - dataStart
+      ? encodeUtf8Manually(this.#buffer, this.#view, dataStart, value) - dataStart
       : textEncoder.encodeInto(value, this.#buffer.subarray(dataStart)).written;
     this.#stringHeader(format, byteLength, dataStart);
   }

@@ -18,7 +18,7 @@ import type { ShapeNode, StructureEncoder } from "./_structures.ts";
 import { type KeyNode, ShapeTree } from "./_shape_tree.ts";
 import { writeTimestamp } from "./_timestamp.ts";
 import { typedArrayCode } from "./_typed_array_ext.ts";
-import { encodeUtf8Manually, textEncoder } from "./_utf8.ts";
+import { encodeUtf8Manually, textEncoder, writeAsciiRun } from "./_utf8.ts";
 
 /** How an instance writes plain objects. */
 export const enum ObjectMode {
@@ -262,8 +262,8 @@ function writeValue(value: unknown): void {
 /**
  * Strings: the header is guessed from the UTF-16 length (the UTF-8 length is at least that),
  * the bytes written after it, and the header moved up with `copyWithin` when the guess was short.
- * Under 64 units we encode by hand (lone surrogates as 3-byte WTF-8, like msgpackr); longer
- * strings use `TextEncoder.encodeInto` (lone surrogates become U+FFFD, also like msgpackr).
+ * The bytes are msgpackr's: under 64 units a lone surrogate is written in its 3-byte WTF-8 form,
+ * from 64 units on as U+FFFD (the engine's encoder). Who writes them: see MANUAL_UTF8_MAX below.
  */
 function writeString(value: string): void {
   const length = value.length;
@@ -276,7 +276,9 @@ function writeString(value: string): void {
   if (position + maxBytes > safeEnd) makeRoom(position + maxBytes);
   const dataStart = position + headerSize;
   const byteLength = length <= MANUAL_UTF8_MAX
-    ? encodeUtf8Manually(target, dataStart, value) - dataStart
+    ? encodeUtf8Manually(target, targetView, dataStart, value) - dataStart
+    : length <= ASCII_BY_HAND_MAX && writeAsciiRun(target, targetView, dataStart, value) === length
+    ? length
     : encodeUtf8Natively(value, dataStart, length);
   if (byteLength < 0x20) {
     target[position++] = 0xa0 | byteLength;
@@ -302,10 +304,16 @@ function writeString(value: string): void {
   position += byteLength;
 }
 
-// Strings up to MANUAL_UTF8_MAX units are encoded in JavaScript; longer ones by the engine. The
-// thresholds are where the engine's call overhead is repaid (measured: V8 writes ~2.2 ns per
-// character by hand against ~100 ns for `encodeInto`; Bun's `Buffer.prototype.utf8Write` costs a
-// flat ~20 ns, also on a plain Uint8Array).
+// Strings up to MANUAL_UTF8_MAX units are encoded in JavaScript; longer ones by the engine, except
+// ASCII strings up to ASCII_BY_HAND_MAX units, which JavaScript writes four characters a store
+// (`writeAsciiRun`; a string found not to be ASCII is then written by the engine, so strings of
+// 64 units or more keep msgpackr's engine-written bytes). The thresholds are where the engine's
+// call overhead is repaid: V8's `encodeInto` costs ~100 ns a call, against ~1.2 ns a character
+// written by hand four at a time (break-even near 90); Bun's `Buffer.prototype.utf8Write` costs
+// a flat ~20 ns, also on a plain Uint8Array. Writing ASCII strings of 48-80 units (V8) and 9-32
+// units (Bun) by hand packed sample-large.json, the service response, strings2.json and the log
+// events 5-12% faster on Bun and strings2.json 15% faster on Deno, the others level
+// (`scratch/profpack4.ts`, one library per process).
 type Utf8Write = (this: Uint8Array, text: string, offset: number, length: number) => number;
 /** Running on Bun (JavaScriptCore): the native string writer and `slice` copies pay off there. */
 const ON_BUN = (globalThis as { Bun?: unknown }).Bun !== undefined;
@@ -315,6 +323,7 @@ const nativeUtf8Write = ON_BUN && typeof bufferUtf8Write === "function"
   ? bufferUtf8Write as Utf8Write
   : null;
 const MANUAL_UTF8_MAX = nativeUtf8Write !== null ? 8 : 47;
+const ASCII_BY_HAND_MAX = nativeUtf8Write !== null ? 32 : 80;
 
 /**
  * Writes `value` (longer than MANUAL_UTF8_MAX units) as UTF-8 at `start` with the engine's
@@ -331,7 +340,7 @@ function encodeUtf8Natively(value: string, start: number, length: number): numbe
     const end = start + byteLength - 2;
     for (let i = start; i < end; i++) {
       if (target[i] === 0xef && target[i + 1] === 0xbf && target[i + 2] === 0xbd) {
-        encodeUtf8Manually(target, start, value);
+        encodeUtf8Manually(target, targetView, start, value);
         break;
       }
     }

@@ -175,6 +175,34 @@ describe("pack() errors like msgpackr", () => {
   });
 });
 
+describe("strings against msgpackr", () => {
+  test("pack() writes msgpackr's bytes for strings of every length 0..130 with one foreign unit anywhere", () => {
+    // Strings are written by hand or by the engine depending on their length, ASCII strings four
+    // characters a store: every length across those thresholds, all ASCII or with one non-ASCII
+    // unit (2-, 3-byte, a pair, a lone surrogate) at each position class of the four-unit groups
+    const foreign = ["\u00e9", "\u20ac", "\ud83d\ude00", "\ud800", "\udc00", "\u007f"];
+    const packr = new Packr({ useRecords: false });
+    const buffered = new Packr({ useRecords: false });
+    buffered.useBuffer(new Uint8Array(1 << 16).subarray(3)); // its view starts 3 bytes in
+    for (let length = 0; length <= 130; length++) {
+      const ascii = asciiText(length);
+      const values = [ascii];
+      for (const unit of foreign) {
+        for (const at of new Set([0, 1, 2, 3, length >> 1, length - 1, length])) {
+          if (at >= 0 && at <= length) values.push(ascii.slice(0, at) + unit + ascii.slice(at));
+        }
+      }
+      for (const value of values) {
+        const expected = hex(msgpackr.pack(value));
+        const label = `${value.length} units: ${JSON.stringify(value)}`;
+        assert.equal(hex(pack(value)), expected, label);
+        assert.equal(hex(packr.pack([value, value])), hex(msgpackr.pack([value, value])), label);
+        assert.equal(hex(buffered.pack(value)), expected, label);
+      }
+    }
+  });
+});
+
 describe("large values against msgpackr", () => {
   test("pack() grows its buffer and writes msgpackr's bytes around every size boundary", () => {
     const sizes = [2040, 2048, 2730, 2731, 8182, 8183, 8192, 16384, 65536, 100000, 1 << 20];
