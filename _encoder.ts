@@ -261,7 +261,9 @@ function writeValue(value: unknown): void {
 
 /**
  * Strings: the header is guessed from the UTF-16 length (the UTF-8 length is at least that),
- * the bytes written after it, and the header moved up with `copyWithin` when the guess was short.
+ * the bytes written after it, and the bytes moved up with `copyWithin` when the guess was short.
+ * Strings under 32 units are written by hand at once after a one-byte header (a fixstr when
+ * ASCII, as most short strings are).
  * The bytes are msgpackr's: under 64 units a lone surrogate is written in its 3-byte WTF-8 form,
  * from 64 units on as U+FFFD (the engine's encoder). Who writes them: see MANUAL_UTF8_MAX below.
  */
@@ -271,7 +273,24 @@ function writeString(value: string): void {
     writeBundledString(value);
     return;
   }
-  const headerSize = length < 0x20 ? 1 : length < 0x100 ? 2 : length < 0x10000 ? 3 : 5;
+  if (length < 0x20) {
+    // under 32 units: a fixstr unless the UTF-8 is 32 bytes or more (at most 93: a str8)
+    if (position + 0x60 > safeEnd) makeRoom(position + 0x60); // may move the output
+    const at = position;
+    const end = encodeUtf8Manually(target, targetView, at + 1, value);
+    const byteLength = end - at - 1;
+    if (byteLength < 0x20) {
+      target[at] = 0xa0 | byteLength;
+      position = end;
+    } else {
+      target.copyWithin(at + 2, at + 1, end);
+      target[at] = 0xd9;
+      target[at + 1] = byteLength;
+      position = end + 1;
+    }
+    return;
+  }
+  const headerSize = length < 0x100 ? 2 : length < 0x10000 ? 3 : 5;
   const maxBytes = length * 3;
   if (position + maxBytes > safeEnd) makeRoom(position + maxBytes);
   const dataStart = position + headerSize;
@@ -280,10 +299,8 @@ function writeString(value: string): void {
     : length <= ASCII_BY_HAND_MAX && writeAsciiRun(target, targetView, dataStart, value) === length
     ? length
     : encodeUtf8Natively(value, dataStart, length);
-  if (byteLength < 0x20) {
-    target[position++] = 0xa0 | byteLength;
-  } else if (byteLength < 0x100) {
-    if (headerSize < 2) target.copyWithin(position + 2, position + 1, position + 1 + byteLength);
+  // 32 units or more: at least 32 bytes (UTF-8 has at least as many bytes as UTF-16 has units)
+  if (byteLength < 0x100) {
     target[position++] = 0xd9;
     target[position++] = byteLength;
   } else if (byteLength < 0x10000) {

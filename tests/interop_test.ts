@@ -183,7 +183,9 @@ describe("strings against msgpackr", () => {
     const foreign = ["\u00e9", "\u20ac", "\ud83d\ude00", "\ud800", "\udc00", "\u007f"];
     const packr = new Packr({ useRecords: false });
     const buffered = new Packr({ useRecords: false });
-    buffered.useBuffer(new Uint8Array(1 << 16).subarray(3)); // its view starts 3 bytes in
+    // a small buffer used from where the last pack ended, its view 3 bytes in: packs outgrow it
+    // at every offset, and the output moves to a new buffer while a string is written
+    buffered.useBuffer(new Uint8Array(259).subarray(3));
     for (let length = 0; length <= 130; length++) {
       const ascii = asciiText(length);
       const values = [ascii];
@@ -199,6 +201,9 @@ describe("strings against msgpackr", () => {
         assert.equal(hex(packr.pack([value, value])), hex(msgpackr.pack([value, value])), label);
         assert.equal(hex(buffered.pack(value)), expected, label);
       }
+      // over 8 KiB of strings in one pack: it outgrows the buffer while writing one of them
+      const many = new Array(Math.ceil(9000 / ((length + 3) * values.length))).fill(values).flat();
+      assert.equal(hex(buffered.pack(many)), hex(msgpackr.pack(many)), `${length} units`);
     }
   });
 });
