@@ -12,11 +12,12 @@
  *    cut that text into the payload's separate strings. Neither reads a MessagePack byte nor builds
  *    an object, so a decoder can only be slower.
  * 2. Plain packing of strings2.json at 1× `JSON.stringify` + `TextEncoder` (an array of 522
- *    strings, so the work is writing their bytes). The floor is the cheapest of three ways to write
+ *    strings, so the work is writing their bytes). The floor is the cheapest of four ways to write
  *    every string's bytes into a reused buffer with no MessagePack header and no type dispatch: one
- *    code unit at a time from JavaScript (what encoders do for short strings), one
- *    `TextEncoder.encodeInto` per string, and one `encodeInto` of all of them joined (whose headers
- *    would then still have to be patched in).
+ *    code unit at a time from JavaScript (what encoders do for short strings), four code units a
+ *    32-bit store (`writeAsciiRun`, what ours does for ASCII), one `TextEncoder.encodeInto` per
+ *    string, and one `encodeInto` of all of them joined (whose headers would then still have to be
+ *    patched in).
  *
  * Every candidate is timed in rounds of one slice each, in turn, and its median slice is kept, so a
  * slow spell of the host falls on all of them alike. The table says how much of the allowed time
@@ -27,7 +28,7 @@
  */
 
 import { pack, Packr, Unpackr } from "../mod.ts";
-import { utf8Slice } from "../_utf8.ts";
+import { utf8Slice, writeAsciiRun } from "../_utf8.ts";
 import { timeSlice } from "./_measure.ts";
 import { payloads, sharedFile } from "./_payloads.ts";
 import { option, RUNTIME } from "./_runtime.ts";
@@ -150,6 +151,7 @@ const lines = [`### ${RUNTIME}, floors`, ""];
 {
   const value = sharedFile("strings2.json") as string[];
   const output = new Uint8Array(1 << 20);
+  const outputView = new DataView(output.buffer);
   const joined = value.join("\x01");
   const candidates: Record<string, () => unknown> = {
     "JSON.stringify + TextEncoder": () => encoder.encode(JSON.stringify(value)),
@@ -159,6 +161,11 @@ const lines = [`### ${RUNTIME}, floors`, ""];
       for (const text of value) {
         for (let i = 0; i < text.length; i++) output[at++] = text.charCodeAt(i);
       }
+      return at;
+    },
+    "write: four code units a store": () => {
+      let at = 0;
+      for (const text of value) at += writeAsciiRun(output, outputView, at, text);
       return at;
     },
     "write: encodeInto per string": () => {
@@ -172,6 +179,7 @@ const lines = [`### ${RUNTIME}, floors`, ""];
   const budget = time["JSON.stringify + TextEncoder"];
   const floor = Math.min(
     time["write: code units from JavaScript"],
+    time["write: four code units a store"],
     time["write: encodeInto per string"],
     time["write: join, one encodeInto"],
   );
