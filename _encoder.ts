@@ -263,9 +263,9 @@ function writeValue(value: unknown): void {
  * Strings: the header is guessed from the UTF-16 length (the UTF-8 length is at least that),
  * the bytes written after it, and the bytes moved up with `copyWithin` when the guess was short.
  * Strings under 32 units are written by hand at once after a one-byte header (a fixstr when
- * ASCII, as most short strings are).
- * The bytes are msgpackr's: under 64 units a lone surrogate is written in its 3-byte WTF-8 form,
- * from 64 units on as U+FFFD (the engine's encoder). Who writes them: see MANUAL_UTF8_MAX below.
+ * ASCII, as most short strings are). The bytes are msgpackr's: under 64 units a lone surrogate is
+ * written in its 3-byte WTF-8 form, from 64 units on as U+FFFD (the engine's encoder). Who writes
+ * them: see MANUAL_UTF8_MAX below.
  */
 function writeString(value: string): void {
   const length = value.length;
@@ -321,16 +321,16 @@ function writeString(value: string): void {
   position += byteLength;
 }
 
-// Strings up to MANUAL_UTF8_MAX units are encoded in JavaScript; longer ones by the engine, except
-// ASCII strings up to ASCII_BY_HAND_MAX units, which JavaScript writes four characters a store
-// (`writeAsciiRun`; a string found not to be ASCII is then written by the engine, so strings of
-// 64 units or more keep msgpackr's engine-written bytes). The thresholds are where the engine's
-// call overhead is repaid: V8's `encodeInto` costs ~100 ns a call, against ~1.2 ns a character
-// written by hand four at a time (break-even near 90); Bun's `Buffer.prototype.utf8Write` costs
-// a flat ~20 ns, also on a plain Uint8Array. Writing ASCII strings of 48-80 units (V8) and 9-32
-// units (Bun) by hand packed sample-large.json, the service response, strings2.json and the log
-// events 5-12% faster on Bun and strings2.json 15% faster on Deno, the others level
-// (`scratch/profpack4.ts`, one library per process).
+// Who writes a string's bytes: under 32 units, JavaScript (`writeString`'s first branch); up to
+// MANUAL_UTF8_MAX units, JavaScript; up to ASCII_BY_HAND_MAX units, JavaScript when the string is
+// ASCII (`writeAsciiRun`, four characters a store), else the engine; longer, the engine (so
+// strings of 64 units or more keep msgpackr's engine-written bytes for lone surrogates). The
+// thresholds are where the engine's call overhead is repaid: V8's `encodeInto` costs ~100 ns a
+// call, against ~1.2 ns a character written by hand four at a time (break-even near 90); Bun's
+// `Buffer.prototype.utf8Write` costs a flat ~20 ns, also on a plain Uint8Array. Writing ASCII
+// strings of 48-80 units (V8) and 9-32 units (Bun) by hand packed sample-large.json, the service
+// response, strings2.json and the log events 5-12% faster on Bun and strings2.json 15% faster on
+// Deno, the others level (`scratch/profpack4.ts`, one library per process).
 type Utf8Write = (this: Uint8Array, text: string, offset: number, length: number) => number;
 /** Running on Bun (JavaScriptCore): the native string writer and `slice` copies pay off there. */
 const ON_BUN = (globalThis as { Bun?: unknown }).Bun !== undefined;
@@ -339,7 +339,7 @@ const bufferUtf8Write = (globalThis as { Buffer?: { prototype: { utf8Write?: unk
 const nativeUtf8Write = ON_BUN && typeof bufferUtf8Write === "function"
   ? bufferUtf8Write as Utf8Write
   : null;
-const MANUAL_UTF8_MAX = nativeUtf8Write !== null ? 8 : 47;
+const MANUAL_UTF8_MAX = nativeUtf8Write !== null ? 31 : 47;
 const ASCII_BY_HAND_MAX = nativeUtf8Write !== null ? 32 : 80;
 
 /**

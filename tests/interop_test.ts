@@ -179,7 +179,8 @@ describe("strings against msgpackr", () => {
   test("pack() writes msgpackr's bytes for strings of every length 0..130 with one foreign unit anywhere", () => {
     // Strings are written by hand or by the engine depending on their length, ASCII strings four
     // characters a store: every length across those thresholds, all ASCII or with one non-ASCII
-    // unit (2-, 3-byte, a pair, a lone surrogate) at each position class of the four-unit groups
+    // unit (2-, 3-byte, a pair, a lone surrogate) or U+007F (the last ASCII unit) at each
+    // position class of the four-unit groups
     const foreign = ["\u00e9", "\u20ac", "\ud83d\ude00", "\ud800", "\udc00", "\u007f"];
     const packr = new Packr({ useRecords: false });
     const buffered = new Packr({ useRecords: false });
