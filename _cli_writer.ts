@@ -480,19 +480,10 @@ export class TaggedWriter {
       if (recordId < structures.sharedLimitId) {
         this.#recordId(structures, recordId);
       } else {
-        const twoByte = recordId >= 0x60 && structures.twoByte;
-        this.#room(4);
-        const t = this.#buffer;
-        if (twoByte) {
-          t[this.#pos++] = 0xd5;
-          t[this.#pos++] = 0x72;
-          t[this.#pos++] = ((recordId - 0x60) & 0x1f) + 0x60;
-          t[this.#pos++] = (recordId - 0x60) >> 5;
-        } else {
-          t[this.#pos++] = 0xd4;
-          t[this.#pos++] = 0x72;
-          t[this.#pos++] = recordId;
-        }
+        // the definition inline: fixext1 or fixext2 of type "r" holding the id, then the keys
+        this.#byte(recordId >= 0x60 && structures.twoByte ? 0xd5 : 0xd4);
+        this.#byte(0x72);
+        this.#recordId(structures, recordId);
         this.#array(shape, undefined);
       }
     }

@@ -734,8 +734,9 @@ function writeRecordHeader(
 }
 
 /**
- * A record id as a record starts with it: one byte 0x40..0x7f, or in two-byte mode an id ≥ 0x60
- * as 0x60 + its low five bits, then the rest shifted down (`(id - 0x60) >> 5`, §1.4).
+ * A record id as a record starts with it, and as the data of its inline definition: one byte
+ * 0x40..0x7f, or in two-byte mode an id ≥ 0x60 as 0x60 + its low five bits, then the rest shifted
+ * down (`(id - 0x60) >> 5`, §1.4).
  */
 function writeRecordId(recordId: number, twoByte: boolean): void {
   if (recordId >= 0x60 && twoByte) {
@@ -759,17 +760,11 @@ function writeNewRecordHeader(
     writeRecordId(recordId, structures.twoByte);
     return true;
   }
-  const highByte = recordId >= 0x60 && structures.twoByte ? (recordId - 0x60) >> 5 : -1;
-  if (highByte >= 0) {
-    target[position++] = 0xd5;
-    target[position++] = 0x72;
-    target[position++] = (recordId & 0x1f) + 0x60;
-    target[position++] = highByte;
-  } else {
-    target[position++] = 0xd4;
-    target[position++] = 0x72;
-    target[position++] = recordId;
-  }
+  // own: the definition inline, an ext of type "r" whose data is the id (fixext1, or fixext2
+  // for a two-byte id), then the keys
+  target[position++] = recordId >= 0x60 && structures.twoByte ? 0xd5 : 0xd4;
+  target[position++] = 0x72;
+  writeRecordId(recordId, structures.twoByte);
   writeArray(keys);
   return true;
 }

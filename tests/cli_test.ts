@@ -307,6 +307,24 @@ describe("encodeFromJson()", () => {
     });
   });
 
+  test("encodeFromJson() round-trips inline record definitions with two-byte ids", () => {
+    // 60 shared structures fill the shared ids, so a new shape is defined inline with an id past
+    // 0x60: fixext2 (d5 72) holding the two-byte id
+    const shared = Array.from({ length: 60 }, (_, i) => [`k${i}`, "common"]);
+    const rows = [
+      ...shared.map((keys, i) => ({ [keys[0]]: i, common: true })),
+      { fresh: 1, shape: [{ nested: 2 }] },
+      { fresh: 3, shape: [] },
+    ];
+    const bytes = new Packr({
+      structures: shared.map((keys) => [...keys]),
+      maxSharedStructures: 60,
+    })
+      .pack(rows);
+    assert.ok(hex(bytes).includes("d5 72"), "an inline definition with a two-byte id");
+    assertRoundTrip(bytes, { structures: shared });
+  });
+
   test("encodeFromJson() reads back every tag decodeToJson() writes", () => {
     const shared = { x: 1 };
     const cyclic: Record<string, unknown> = { a: 1 };
