@@ -1,7 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // On Bun and Deno, non-ASCII strings of medium length are decoded a batch at a time
-// (_utf8_batch.ts): the decoder looks ahead for the next ones, decodes their bytes joined by 0
-// bytes in one call and cuts the text at the U+0000 between them. Whatever the batch holds, every
+// (_utf8_batch.ts): the decoder looks ahead for the next ones, copies the stretch of input they
+// lie in with 0 bytes over everything between them, decodes it in one call and cuts the text at
+// the U+0000 after each string. Whatever the batch holds, every
 // string must decode exactly as TextDecoder decodes its own bytes: ill-formed bytes at either end,
 // U+0000 and U+FFFD inside, a BOM, tokens the lookahead steps over or stops at, an input that ends
 // inside a string, a decode inside a decode, streams, records. In browsers (and Node) there are no
