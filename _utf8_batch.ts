@@ -33,8 +33,9 @@ import { decodeString, isAsciiIn, textDecoder, utf8Slice } from "./_utf8.ts";
 // final 0, and the batch is dropped and its strings decoded alone (see `cutText`).
 // Ill-formed bytes send both engines' decoders down a slow path for the whole call (~4.5 ns a
 // byte on Bun, 13× its speed on well-formed text; ~5 ns through Deno's `TextDecoder`), so a batch
-// that holds one ill-formed string costs up to ~9 µs instead of ~1: linear in the input still, and
-// ill-formed text is rare.
+// that holds one ill-formed string costs up to ~20 µs instead of ~2 (`scratch/illformed.ts`: 64
+// strings of 57 bytes in one array, one with a 0xff byte, Deno 8.9 -> 28 µs, Bun 7.0 -> 22.5):
+// linear in the input still, and ill-formed text is rare.
 //
 // The lookahead is a flat walk of tokens: container headers are stepped over (their elements
 // follow as tokens), str/bin/ext skip their payload, and the other tokens have fixed sizes. It does
@@ -72,8 +73,8 @@ const LONGEST = 1024;
 const MAX_STRINGS = Math.ceil(BATCH_BYTES / (SHORTEST + 1)) + 1;
 /** Gaps at least this long are zeroed by `fill` (one call), shorter ones by stores. */
 const FILL_GAP = 64;
-/** Input bytes one lookahead walks at most. */
-const LOOKAHEAD = 4 * BATCH_BYTES;
+/** Input bytes one lookahead walks at most (8 KiB, as when a batch held 2 KiB of string bytes). */
+const LOOKAHEAD = 2 * BATCH_BYTES;
 /**
  * Most input bytes between two non-ASCII strings of one batch. A non-ASCII string opens a batch
  * only when the previous one ended at most this far before it, and the lookahead stops this far
