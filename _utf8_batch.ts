@@ -3,6 +3,7 @@
 
 import { valueCache } from "./_string_cache.ts";
 import { decodeString, isAsciiIn, textDecoder, utf8Slice } from "./_utf8.ts";
+import { MIN_SLICED } from "./_latin1_window.ts";
 
 // Non-ASCII strings of a stretch of input decoded together (Bun and Deno).
 //
@@ -49,19 +50,19 @@ import { decodeString, isAsciiIn, textDecoder, utf8Slice } from "./_utf8.ts";
 const runtime = globalThis as { Bun?: unknown; Deno?: unknown };
 
 /**
- * Decodes `joined[0, length)`: with `utf8Slice` on Bun, with `TextDecoder` on Deno (see above);
+ * Decodes `stretch[0, length)`: with `utf8Slice` on Bun, with `TextDecoder` on Deno (see above);
  * no batches elsewhere (browsers have neither the Latin-1 window that finds the first string nor a
  * measurement).
  */
-const decodeJoined: ((length: number) => string) | null =
+const decodeStretch: ((length: number) => string) | null =
   runtime.Bun !== undefined && utf8Slice !== null
-    ? (length) => utf8Slice!.call(joined, 0, length)
+    ? (length) => utf8Slice!.call(stretch, 0, length)
     : runtime.Deno !== undefined
-    ? (length) => textDecoder.decode(joined.subarray(0, length))
+    ? (length) => textDecoder.decode(stretch.subarray(0, length))
     : null;
 
 /** Whether non-ASCII strings are decoded in batches here (Bun, Deno). */
-export const UTF8_BATCHES: boolean = decodeJoined !== null;
+export const UTF8_BATCHES: boolean = decodeStretch !== null;
 
 /** Input bytes one batch spans at most, from its first string's start to its last one's end. */
 const BATCH_BYTES = 4096;
@@ -69,8 +70,11 @@ const BATCH_BYTES = 4096;
 const SHORTEST = valueCache.maxBytes + 1;
 /** Longest string the lookahead takes. */
 const LONGEST = 1024;
-/** Strings one batch holds at most (each after a header byte at least). */
-const MAX_STRINGS = Math.ceil(BATCH_BYTES / (SHORTEST + 1)) + 1;
+/**
+ * Strings one batch can hold, given its span: the first has at least MIN_SLICED bytes, and each
+ * later one a header byte and at least SHORTEST bytes. So the span alone bounds the count.
+ */
+const MAX_STRINGS = 1 + Math.floor((BATCH_BYTES - MIN_SLICED) / (1 + SHORTEST));
 /** Gaps at least this long are zeroed by `fill` (one call), shorter ones by stores. */
 const FILL_GAP = 64;
 /** Input bytes one lookahead walks at most (8 KiB, as when a batch held 2 KiB of string bytes). */
@@ -87,7 +91,7 @@ const MAX_GAP = 512;
 const starts = new Int32Array(MAX_STRINGS);
 const lengths = new Int32Array(MAX_STRINGS);
 /** The batch's stretch of input with 0 in its gaps, and a 0 after it. */
-const joined = new Uint8Array(BATCH_BYTES + 1);
+const stretch = new Uint8Array(BATCH_BYTES + 1);
 /** The batch's decoded text: its strings, each followed by as many U+0000 as its gap has bytes. */
 let batchText = "";
 /** Where each string starts in `batchText`. */
@@ -200,8 +204,8 @@ function openBatch(
     }
     if (!(at + length <= walkEnd)) break; // (also when a length byte lies past the input)
     if (length >= SHORTEST && length <= LONGEST && !isAsciiIn(view, bytes, at, at + length)) {
-      // full: this string will be the next batch's first
-      if (at + length - start > BATCH_BYTES || found === MAX_STRINGS) break;
+      // full: this string will be the next batch's first (the span also bounds the count)
+      if (at + length - start > BATCH_BYTES) break;
       starts[found] = at;
       lengths[found++] = length;
       lastEnd = at + length;
@@ -212,16 +216,16 @@ function openBatch(
   if (found === 1) return null;
   // the stretch in one copy, then 0 over each gap (a store a byte: gaps between strings are mostly
   // a few bytes; long ones by one `fill`) and after the last string
-  joined.set(bytes.subarray(start, lastEnd));
+  stretch.set(bytes.subarray(start, lastEnd));
   for (let i = 1; i < found; i++) {
     const gapStart = starts[i - 1] + lengths[i - 1] - start;
     const gapEnd = starts[i] - start;
-    if (gapEnd - gapStart >= FILL_GAP) joined.fill(0, gapStart, gapEnd);
-    else for (let j = gapStart; j < gapEnd; j++) joined[j] = 0;
+    if (gapEnd - gapStart >= FILL_GAP) stretch.fill(0, gapStart, gapEnd);
+    else for (let j = gapStart; j < gapEnd; j++) stretch[j] = 0;
   }
   const w = lastEnd - start;
-  joined[w] = 0;
-  const decoded = decodeJoined!(w + 1);
+  stretch[w] = 0;
+  const decoded = decodeStretch!(w + 1);
   if (!cutText(decoded, found)) return null; // a string holds U+0000: decode them alone
   batchText = decoded;
   count = found;

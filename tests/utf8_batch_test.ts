@@ -239,6 +239,20 @@ describe("non-ASCII strings decoded in batches", () => {
     assert.deepEqual((expected[3] as Opaque).bytes, Uint8Array.from(fakeString));
   });
 
+  test("the densest batch: a 13-byte string, then 17-byte strings back to back", () => {
+    // the most strings one batch's span can hold (the span alone bounds their count): the
+    // 13-byte string is decoded alone (no string before it), then 400 strings of 17 bytes, one
+    // header byte each, make a batch of 227 (17 + 226 × 18 = 4085 bytes of the 4096) and one of
+    // the other 173; a batch that did not fit its tables would be dropped
+    const first = textOfBytes(13, 1);
+    const rest = Array.from({ length: 400 }, (_, i) => textOfBytes(17, i));
+    const strings = [first, ...rest];
+    const before = utf8BatchCounts().batches;
+    assert.deepEqual(unpack(pack(strings)), strings);
+    assert.equal(utf8BatchCounts().batches, before + (UTF8_BATCHES ? 2 : 0));
+    assert.deepEqual(noEval.unpack(pack(strings)), strings);
+  });
+
   test("the lookahead never takes bytes past the input's end", () => {
     const strings = Array.from({ length: 20 }, (_, i) => text(30 + i, i));
     const bytes = pack(strings);
