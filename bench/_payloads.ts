@@ -19,8 +19,13 @@ export function sharedFile(name: string): unknown {
 }
 
 const WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"];
+const FINISHES = ["brushed steel", "matte black", "polished brass", "oiled walnut", "white enamel"];
+const USES = ["indoor use", "outdoor use", "workshops", "kitchens", "daily carry"];
 
-/** A ~5 KB service response: an order with 20 line items. */
+/**
+ * A ~5 KB service response (5.0 KB packed, 5.7 KB as JSON): an order with 20 line items, each
+ * with a sentence of description and an image address, as a shop's API returns them.
+ */
 function serviceResponse(): unknown {
   const rnd = random(1);
   return {
@@ -29,20 +34,32 @@ function serviceResponse(): unknown {
     createdAt: "2026-11-21T08:23:00.000Z",
     customer: { id: 48213, name: "Ada Lovelace", email: "ada@example.com", vip: true },
     currency: "EUR",
-    items: Array.from({ length: 20 }, (_, i) => ({
-      sku: `SKU-${10000 + i}`,
-      name: `${WORDS[i % WORDS.length]} widget ${i}`,
-      quantity: 1 + Math.floor(rnd() * 5),
-      unitPrice: Math.round(rnd() * 10000) / 100,
-      discount: i % 3 === 0 ? 0.1 : 0,
-      tags: [WORDS[(i + 1) % WORDS.length], WORDS[(i + 2) % WORDS.length]],
-      inStock: rnd() > 0.2,
-    })),
+    items: Array.from({ length: 20 }, (_, i) => lineItem(i, rnd)),
     totals: { net: 1234.56, tax: 234.57, gross: 1469.13 },
     shipping: {
       method: "express",
       address: { line1: "12 Analytical St", city: "London", zip: "EC1A 1BB" },
     },
+  };
+}
+
+/** Line item `i` of the service response (about 250 bytes as JSON). */
+function lineItem(i: number, rnd: () => number): Record<string, unknown> {
+  const word = WORDS[i % WORDS.length];
+  const finish = FINISHES[i % FINISHES.length];
+  const use = USES[(i * 3) % USES.length];
+  return {
+    sku: `SKU-${10000 + i}`,
+    name: `${word} widget ${i}`,
+    description: `${word[0].toUpperCase()}${
+      word.slice(1)
+    } widget ${i} in ${finish}, rated for ${use}.`,
+    imageUrl: `https://cdn.example.com/products/SKU-${10000 + i}/main.jpg`,
+    quantity: 1 + Math.floor(rnd() * 5),
+    unitPrice: Math.round(rnd() * 10000) / 100,
+    discount: i % 3 === 0 ? 0.1 : 0,
+    tags: [WORDS[(i + 1) % WORDS.length], WORDS[(i + 2) % WORDS.length]],
+    inStock: rnd() > 0.2,
   };
 }
 
