@@ -46,15 +46,15 @@ function serviceResponse(): unknown {
 /** Line item `i` of the service response (about 250 bytes as JSON). */
 function lineItem(i: number, rnd: () => number): Record<string, unknown> {
   const word = WORDS[i % WORDS.length];
+  const title = word[0].toUpperCase() + word.slice(1);
   const finish = FINISHES[i % FINISHES.length];
   const use = USES[(i * 3) % USES.length];
+  const sku = `SKU-${10000 + i}`;
   return {
-    sku: `SKU-${10000 + i}`,
+    sku,
     name: `${word} widget ${i}`,
-    description: `${word[0].toUpperCase()}${
-      word.slice(1)
-    } widget ${i} in ${finish}, rated for ${use}.`,
-    imageUrl: `https://cdn.example.com/products/SKU-${10000 + i}/main.jpg`,
+    description: `${title} widget ${i} in ${finish}, rated for ${use}.`,
+    imageUrl: `https://cdn.example.com/products/${sku}/main.jpg`,
     quantity: 1 + Math.floor(rnd() * 5),
     unitPrice: Math.round(rnd() * 10000) / 100,
     discount: i % 3 === 0 ? 0.1 : 0,
