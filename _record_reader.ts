@@ -1,7 +1,13 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { plans, RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "./_record_builders.ts";
+import {
+  MOST_PROPERTIES_WITHOUT_TEMPLATE,
+  plans,
+  RECORD_BUILDERS,
+  STORE_CHUNKS,
+  STORES_PER_CHUNK,
+} from "./_record_builders.ts";
 
 // Readers for records (WIRE-FORMAT §1, §7.2). Every record type starts on the interpreted reader,
 // which builds objects with store code that no other shape uses (`_record_builders.ts`). The
@@ -148,7 +154,7 @@ function pooledBuilder(
     names: names.map(internalized),
     read,
     // JSON.parse makes an object with all its properties in place, as a literal would
-    template: chunkCount === 0
+    template: names.length <= MOST_PROPERTIES_WITHOUT_TEMPLATE
       ? null
       : JSON.parse(JSON.stringify(Object.fromEntries(names.map((name) => [name, null])))),
     rest: STORE_CHUNKS.slice(nextFreeChunk, nextFreeChunk + chunkCount),

@@ -1,7 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // The interpreted record reader's object building (_record_builders.ts, _record_reader.ts): each
-// shape gets its own builder (and continuation chunks) from a pool, shapes of more than 8
-// properties start from a template copy, and once the pools are spent new shapes use a loop.
+// shape gets its own builder (and continuation chunks) from a pool, shapes of more than 16
+// properties (MOST_PROPERTIES_WITHOUT_TEMPLATE) start from a template copy, and once the pools are
+// spent new shapes use a loop.
 // Every path must build exactly the object msgpackr builds: same keys in the same order, same
 // values, Object.prototype, and the same answers for duplicate, integer-like and __proto__ keys.
 
@@ -11,7 +12,12 @@ import { spawnSync } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { pack, Unpackr } from "../mod.ts";
-import { RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "../_record_builders.ts";
+import {
+  MOST_PROPERTIES_WITHOUT_TEMPLATE,
+  RECORD_BUILDERS,
+  STORE_CHUNKS,
+  STORES_PER_CHUNK,
+} from "../_record_builders.ts";
 import { createObjectBuilder } from "../_record_reader.ts";
 import { recordBytes } from "./_record_bytes.ts";
 import { scriptArgs } from "./_util.ts";
@@ -56,6 +62,7 @@ describe("interpreted record reader: object building", () => {
 
   test("the pools are what the reader assumes: distinct functions, stores of 8 at most", () => {
     assert.equal(STORES_PER_CHUNK, 8);
+    assert.equal(MOST_PROPERTIES_WITHOUT_TEMPLATE, 16, "the sizes the freeze test straddles");
     assert.ok(RECORD_BUILDERS.length >= 32);
     assert.ok(STORE_CHUNKS.length >= 32);
     assert.equal(new Set(RECORD_BUILDERS).size, RECORD_BUILDERS.length, "each its own function");
@@ -97,7 +104,8 @@ describe("interpreted record reader: object building", () => {
 
   test("Unpackr({freezeData: true}) freezes records of every size on the interpreted reader", () => {
     const unpackr = new Unpackr({ freezeData: true, compileRecordReaders: false });
-    for (const size of [2, 9, 30]) {
+    // one chunk, two chunks from `{}`, and a template: either side of the template's threshold
+    for (const size of [2, 9, 16, 17, 30]) {
       const keys = Array.from({ length: size }, (_, i) => `z${size}_${i}`);
       const bytes = recordBytes(keys, keys.map((_, i) => i));
       // the first read builds with the loop, later ones with the shape's pooled builder
