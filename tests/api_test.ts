@@ -548,6 +548,45 @@ describe("input types", () => {
     assert.deepEqual(unpack(pack(b)), b);
   });
 
+  test("a small input array decoded again reuses its view and reads its bytes as they are now", () => {
+    // under 512 bytes: the first decode makes a view at its seventh float, and later decodes of
+    // the same array start with that view (floats, the value cache's words and the ASCII tests
+    // then read through it)
+    const valueOf = (letter: string, n: number) => ({
+      floats: Array.from({ length: 10 }, (_, i) => n + i / 7),
+      medium: `${letter.repeat(20)} ${n}`,
+      short: letter.repeat(5),
+      tags: [letter, `${letter}${letter}`],
+    });
+    const a = valueOf("a", 1.5);
+    const b = valueOf("b", 2.5);
+    assert.equal(pack(a).length, pack(b).length);
+    assert.ok(pack(a).length < 512);
+    const input = new Uint8Array(pack(a).length);
+    input.set(pack(a));
+    assert.deepEqual(unpack(input), a);
+    assert.deepEqual(unpack(input), a);
+    input.set(pack(b)); // the same array refilled
+    assert.deepEqual(unpack(input), b);
+    assert.deepEqual(unpack(input.subarray(0)), b, "another array over the same bytes");
+
+    // the same array over a resizable buffer, shorter now: its old view would read past its end
+    const resizable = new ArrayBuffer(pack(a).length, { maxByteLength: 1024 });
+    const tracking = new Uint8Array(resizable);
+    tracking.set(pack(a));
+    assert.deepEqual(unpack(tracking), a);
+    const shorter = valueOf("c", 3);
+    resizable.resize(pack(shorter).length);
+    tracking.set(pack(shorter));
+    assert.deepEqual(unpack(tracking), shorter);
+
+    // detached: the array is empty now, and says so
+    const detached = pack(a);
+    assert.deepEqual(unpack(detached), a);
+    detached.buffer.transfer();
+    assert.throws(() => unpack(detached), IncompleteDataError);
+  });
+
   test("unpack() of a Node Buffer returns plain Uint8Array views for bin", () => {
     const source = Buffer.from(pack({ a: new Uint8Array([5, 6, 7]) }));
     const decoded = unpack(source);
