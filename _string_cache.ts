@@ -10,9 +10,9 @@ import { decodeString } from "./_utf8.ts";
 // internalise it. A string cache returns the same string object for the same bytes: a table of
 // strings up to a maximum byte length, compared four bytes at a time. A string has one entry,
 // looked at first (the hit path), and may also sit in the three other entries of its set of four
-// (`cachedStringMiss`), so strings that pick the same entry do not keep replacing each other. A
-// table holds only strings and numbers, no reference to any input, and is shared safely by every
-// decoder.
+// (`cachedStringMiss`), so strings that pick the same entry do not keep replacing each other; one
+// found there often moves back to its own entry (`foundInSet`). A table holds only strings and
+// numbers, no reference to any input, and is shared safely by every decoder.
 
 /** A cache of decoded strings: a table of entries in sets of four. */
 export interface StringCache {
@@ -26,6 +26,11 @@ export interface StringCache {
   readonly maxBytes: number;
   /** Lookups that were not answered from this cache so far (callers compare two readings). */
   misses: number;
+  /**
+   * Per entry: lookups for it answered from another entry of its set since its string last
+   * changed (see `foundInSet`).
+   */
+  readonly strikes: Uint8Array;
 }
 
 /** Creates a cache of 2^`bits` strings of up to `maxBytes` (a multiple of 4, < 128) bytes. */
@@ -38,6 +43,7 @@ function createStringCache(bits: number, maxBytes: number): StringCache {
     shift: 32 - bits,
     maxBytes,
     misses: 0,
+    strikes: new Uint8Array(entries),
   };
 }
 
@@ -142,7 +148,7 @@ export function cachedStringMiss(
       lengths[entry ^ other] === length && words[base] === first && words[base + 1] === last &&
       (length <= 8 || restMatches(words, base + 2, bytes, start, length))
     ) {
-      return cache.strings[entry ^ other];
+      return foundInSet(cache, entry, entry ^ other);
     }
   }
   cache.misses++; // counted on the slow path only, so a hit costs nothing more
@@ -163,11 +169,49 @@ export function cachedStringMiss(
     for (let word = 0; word < stride; word++) words[victimBase + word] = words[base + word];
   }
   lengths[entry] = length;
+  cache.strikes[entry] = 0;
   words[base] = first;
   words[base + 1] = last;
   for (let offset = 4, word = base + 2; offset < length - 4; offset += 4, word++) {
     words[word] = wordAt(bytes, start + offset);
   }
   cache.strings[entry] = text;
+  return text;
+}
+
+/** Lookups that find a string in another entry of its set before that string moves back. */
+const PROMOTE_AFTER = 32;
+
+/**
+ * The string in entry `found`, which a lookup for `entry` found there (another entry of its set):
+ * after PROMOTE_AFTER such lookups for `entry` it swaps places with the string in `entry`
+ * (`promote`), so the next lookups' hit test finds it at once. Without the move, a string pushed
+ * out of its entry by one that came once (a run of unique names, say) stayed on the slow path for
+ * good: records {id, tag: "a", tag2: "b"} decoded after records with 1,000 unique names took 40
+ * µs instead of 29 on Deno. The count keeps two strings of one entry that are used in turn from
+ * swapping at every lookup: an array alternating two such strings took 18 µs, 32 with a swap at
+ * the first lookup, 23 after 8 and 19 after 32 (Deno; Bun level).
+ */
+function foundInSet(cache: StringCache, entry: number, found: number): string {
+  if (++cache.strikes[entry] < PROMOTE_AFTER) return cache.strings[found];
+  return promote(cache, entry, found);
+}
+
+/** Swaps the strings of entries `entry` and `found` and returns the one now in `entry`. */
+function promote(cache: StringCache, entry: number, found: number): string {
+  const { lengths, words, strings, strikes } = cache;
+  strikes[entry] = 0;
+  const stride = cache.maxBytes >> 2;
+  const length = lengths[entry];
+  lengths[entry] = lengths[found];
+  lengths[found] = length;
+  const text = strings[found];
+  strings[found] = strings[entry];
+  strings[entry] = text;
+  for (let word = 0, a = entry * stride, b = found * stride; word < stride; word++, a++, b++) {
+    const kept = words[a];
+    words[a] = words[b];
+    words[b] = kept;
+  }
   return text;
 }

@@ -14,6 +14,8 @@ import { EAGER_VIEW_MIN_INPUT } from "../_bytes.ts";
 /** Empties a cache, so a test sees only its own strings in it. */
 function empty(cache: StringCache): void {
   cache.lengths.fill(-1);
+  cache.strings.fill("");
+  cache.strikes.fill(0);
 }
 
 /** A string over 16 bytes: in an input, never cached, and long enough to make it large. */
@@ -86,6 +88,32 @@ describe("string caches", () => {
         decodeAll([...new Set(order)]);
         decodeAll(strings.slice(round % 3, round % 3 + 4));
       }
+    }
+  });
+
+  test("a string pushed out of its entry moves back after 32 lookups find it in its set", () => {
+    for (const large of [false, true]) {
+      const [kept, once] = sameEntryStrings(2, 13);
+      const lookups = (text: string, count: number) => {
+        const strings = Array.from({ length: count }, () => text);
+        const value = large ? [...strings, PADDING] : strings;
+        assert.deepEqual(unpack(pack(value)), value);
+      };
+      empty(valueCache);
+      lookups(kept, 1);
+      const own = valueCache.strings.indexOf(kept);
+      lookups(once, 1); // takes the entry; `kept` moves to another entry of the set
+      const other = valueCache.strings.indexOf(kept);
+      assert.equal(valueCache.strings[own], once);
+      assert.notEqual(other, own);
+      // found in the set, without a miss; it stays there for 31 lookups, moves at the 32nd
+      assert.equal(missesOf(valueCache, () => lookups(kept, 31)), 0);
+      assert.equal(valueCache.strings.indexOf(kept), other, `large: ${large}`);
+      assert.equal(missesOf(valueCache, () => lookups(kept, 1)), 0);
+      assert.equal(valueCache.strings[own], kept, `large: ${large}`);
+      assert.equal(valueCache.strings[other], once, "the two swapped places");
+      // and both are still answered right, in turn, without a miss
+      assert.equal(missesOf(valueCache, () => decodeAll([kept, once])), 0);
     }
   });
 
