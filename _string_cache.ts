@@ -96,6 +96,10 @@ export function cachedString(
   return cachedStringMiss(cache, entry, bytes, start, length, first, last);
 }
 
+/** The multipliers of {@linkcode entryOf}'s hash, which `_decoder.ts` writes out with them. */
+export const ENTRY_HASH_A = 0x9e3779b1;
+export const ENTRY_HASH_B = 0x85ebca6b;
+
 /**
  * The entry a string with these first and last words goes to (also for the hit test the decoder
  * writes out, see `VALUE_WORDS` in `_decoder.ts`). `salt` is its length, mixed with its second
@@ -103,7 +107,7 @@ export function cachedString(
  * `blob-1.bin` and `blob-2.bin`, would otherwise all pick one entry.
  */
 export function entryOf(cache: StringCache, first: number, last: number, salt: number): number {
-  return Math.imul(first ^ Math.imul(last + salt, 0x9e3779b1), 0x85ebca6b) >>> cache.shift;
+  return Math.imul(first ^ Math.imul(last + salt, ENTRY_HASH_A), ENTRY_HASH_B) >>> cache.shift;
 }
 
 /** Whether the words of a string over 8 bytes between its first and last match, from `word`. */

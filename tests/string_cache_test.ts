@@ -117,6 +117,21 @@ describe("string caches", () => {
     }
   });
 
+  test("the decoder's written-out hit tests look where cachedString keeps a string", () => {
+    // `read` and `readStringElements` compute the entry themselves (the hash written out): a
+    // string kept by a small input's lookup (`cachedString`, `entryOf`) must be found by both
+    const strings = Array.from({ length: 40 }, (_, i) => `s${i}-${"x".repeat(i % 12)}`);
+    empty(valueCache);
+    assert.deepEqual(unpack(pack(strings)), strings);
+    const elements = [...strings, PADDING];
+    assert.equal(missesOf(valueCache, () => assert.deepEqual(unpack(pack(elements)), elements)), 0);
+    const map: Record<string, string> = Object.fromEntries(
+      strings.map((text, i) => [`k${i}`, text]),
+    );
+    map.padding = PADDING;
+    assert.equal(missesOf(valueCache, () => assert.deepEqual(unpack(pack(map)), map)), 0);
+  });
+
   test("a 200-string vocabulary stays cached: once it is in, a decode misses nothing", () => {
     const words = Array.from({ length: 200 }, (_, i) => `w${(i * 7919) % 100000}`);
     const bytes = pack([...words, PADDING]);
