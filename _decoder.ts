@@ -238,7 +238,7 @@ export function read(): unknown {
       const first = length >= 4 ? view.getInt32(start, true) : shortWordAt(src, start, length);
       const last = length >= 4 ? view.getInt32(start + length - 4, true) : 0;
       const salt = length > 8 ? view.getInt32(start + 4, true) ^ length : length;
-      const entry = Math.imul(first ^ Math.imul(last + salt, ENTRY_HASH_A), ENTRY_HASH_B) >>>
+      const entry = Math.imul(first ^ Math.imul(last + salt, VALUE_HASH_A), VALUE_HASH_B) >>>
         VALUE_SHIFT;
       const base = entry * VALUE_STRIDE;
       const text = VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
@@ -468,13 +468,18 @@ const VALUE_CACHE_MAX = valueCache.maxBytes;
 // payloads first, against the call: strings2.json 10.6-10.9 -> 8.3-9.3 µs on Bun and 9.1-9.8 ->
 // 8.5-8.8 on Deno; records of the service response 3.6 -> 3.0-3.1 (Bun) and 3.4 -> 3.0-3.2 µs
 // (Deno), example4.json 9.5 -> 7.9-8.8 (Bun), the log events 143 -> 119-122 µs (Bun).
-// The entry's hash is written out as well (`entryOf`'s, with ENTRY_HASH_A and ENTRY_HASH_B): V8
+// The entry's hash is written out as well (`entryOf`'s, with its multipliers): V8
 // left the call to `entryOf` in `readStringElements` (10% of a Deno profile of strings2.json),
 // and with the hash written out plain strings2.json decodes 1.08x as fast in a process of its own
 // and records of example4, strings2 and the log events 1.06-1.10x after other payloads (Deno;
 // JavaScriptCore level).
 const VALUE_STRIDE = valueCache.maxBytes >> 2;
 const VALUE_SHIFT = valueCache.shift;
+// copied into constants of this module: used through the imported bindings, as in `entryOf`'s
+// module, the hash made strings2.json 4% slower instead of 7% faster on Deno (V8 checks an
+// imported binding on every use)
+const VALUE_HASH_A = ENTRY_HASH_A;
+const VALUE_HASH_B = ENTRY_HASH_B;
 const VALUE_LENGTHS = valueCache.lengths;
 const VALUE_WORDS = valueCache.words;
 const VALUE_STRINGS = valueCache.strings;
@@ -589,7 +594,7 @@ function readStringElements(array: unknown[], count: number): void {
       const first = length >= 4 ? view.getInt32(start, true) : shortWordAt(src, start, length);
       const last = length >= 4 ? view.getInt32(start + length - 4, true) : 0;
       const salt = length > 8 ? view.getInt32(start + 4, true) ^ length : length;
-      const entry = Math.imul(first ^ Math.imul(last + salt, ENTRY_HASH_A), ENTRY_HASH_B) >>>
+      const entry = Math.imul(first ^ Math.imul(last + salt, VALUE_HASH_A), VALUE_HASH_B) >>>
         VALUE_SHIFT;
       const base = entry * VALUE_STRIDE;
       array[i] = VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
