@@ -468,16 +468,16 @@ const VALUE_CACHE_MAX = valueCache.maxBytes;
 // payloads first, against the call: strings2.json 10.6-10.9 -> 8.3-9.3 µs on Bun and 9.1-9.8 ->
 // 8.5-8.8 on Deno; records of the service response 3.6 -> 3.0-3.1 (Bun) and 3.4 -> 3.0-3.2 µs
 // (Deno), example4.json 9.5 -> 7.9-8.8 (Bun), the log events 143 -> 119-122 µs (Bun).
-// The entry's hash is written out as well (`entryOf`'s, with its multipliers): V8
-// left the call to `entryOf` in `readStringElements` (10% of a Deno profile of strings2.json),
-// and with the hash written out plain strings2.json decodes 1.08x as fast in a process of its own
-// and records of example4, strings2 and the log events 1.06-1.10x after other payloads (Deno;
-// JavaScriptCore level).
+// The entry's hash is written out as well (`entryOf`'s, with its multipliers): V8 left the call
+// to `entryOf` in `readStringElements` (10% of a Deno profile of strings2.json). Written out,
+// plain strings2.json decodes 1.07x as fast in a process of its own, and after the other bench
+// payloads records of strings2 1.08x, example4 1.04-1.07x and the log events 1.03-1.05x (Deno;
+// JavaScriptCore level within the harness's spread).
 const VALUE_STRIDE = valueCache.maxBytes >> 2;
 const VALUE_SHIFT = valueCache.shift;
-// copied into constants of this module: used through the imported bindings, as in `entryOf`'s
-// module, the hash made strings2.json 4% slower instead of 7% faster on Deno (V8 checks an
-// imported binding on every use)
+// copied into constants of this module: with the imported bindings in its place, as `entryOf`'s
+// module uses them, the written-out hash made strings2.json 4% slower instead of 7% faster on Deno
+// (V8 did not treat the imported bindings as the constants they are)
 const VALUE_HASH_A = ENTRY_HASH_A;
 const VALUE_HASH_B = ENTRY_HASH_B;
 const VALUE_LENGTHS = valueCache.lengths;
