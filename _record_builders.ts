@@ -18,14 +18,9 @@
 // what it builds is set once, in `plans`, when it is handed out. It stores the first
 // 8 properties itself and the rest with continuation chunks (also one copy per shape
 // and offset), which store up to 8 properties from `names[next]` until `end` and
-// return where they stopped. Shapes of more than 16 properties start from a copy of a
-// template that already has every property (`{ ...template }`) and overwrite the values: V8
-// turns an object that gains more than about 16 properties by keyed stores into a slow
-// dictionary (the V8 of Node 20 and of Deno 2.9: 19 still fast, 20 not), while a copy of a
-// template made by JSON.parse has them all at once, in the object itself, as a literal would.
-// Smaller shapes start from `{}`: the copy costs more than the stores that grow the object (on
-// JavaScriptCore it is a call into the runtime), so shapes of 9-16 properties went faster
-// without it.
+// return where they stopped. Shapes of more than `MOST_PROPERTIES_WITHOUT_TEMPLATE` properties
+// (`_record_reader.ts`, which says why) start from a copy of a template that already has every
+// property (`{ ...template }`) and overwrite the values.
 
 type Target = Record<string, unknown>;
 type Names = readonly string[];
@@ -46,7 +41,7 @@ export interface RecordPlan {
   readonly names: Names;
   /** Reads the next value. */
   readonly read: Read;
-  /** For more than 16 properties: an object with every property, copied per record. */
+  /** For large shapes (see `_record_reader.ts`): an object with every property, copied per record. */
   readonly template: Target | null;
   /** Continuation chunks for the properties after the first 8, in order. */
   readonly rest: readonly StoreChunk[];
@@ -54,9 +49,6 @@ export interface RecordPlan {
 
 /** Properties a builder or a chunk stores itself. */
 export const STORES_PER_CHUNK = 8;
-
-/** Most properties of a shape whose objects start from `{}` rather than a copy of a template. */
-export const MOST_PROPERTIES_WITHOUT_TEMPLATE = 16;
 
 /** The plan of each record builder, by its index in {@linkcode RECORD_BUILDERS}. */
 export const plans: (RecordPlan | undefined)[] = [];

@@ -1,13 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import {
-  MOST_PROPERTIES_WITHOUT_TEMPLATE,
-  plans,
-  RECORD_BUILDERS,
-  STORE_CHUNKS,
-  STORES_PER_CHUNK,
-} from "./_record_builders.ts";
+import { plans, RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "./_record_builders.ts";
 
 // Readers for records (WIRE-FORMAT §1, §7.2). Every record type starts on the interpreted reader,
 // which builds objects with store code that no other shape uses (`_record_builders.ts`). The
@@ -111,6 +105,17 @@ export function pooledShapeCount(): number {
 function internalized(name: string): string {
   return Object.keys({ [name]: 0 })[0];
 }
+
+/**
+ * Most properties of a shape whose pooled builder starts its objects from `{}`; larger shapes
+ * start from a copy of a template that has every property. V8 turns an object that gains more than
+ * about 16 properties by keyed stores into a slow dictionary (the V8 of Node 20 and of Deno 2.9:
+ * 19 still fast, 20 not), while a copy of a template made by JSON.parse has them all at once, in
+ * the object itself, as a literal would. Smaller shapes start from `{}`: the copy costs more than
+ * the stores that grow the object (on JavaScriptCore it is a call into the runtime), so shapes of
+ * 9-16 properties went faster without it.
+ */
+export const MOST_PROPERTIES_WITHOUT_TEMPLATE = 16;
 
 /** Builds with a plain loop: for shapes that came after the pools ran out. */
 function loopBuilder(names: readonly string[], read: () => unknown): () => Record<string, unknown> {

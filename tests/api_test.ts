@@ -509,6 +509,29 @@ describe("input types", () => {
     }
   });
 
+  /**
+   * Decodes each of `values` from one length-tracking array over a resizable buffer, resized to
+   * fit each in turn: the same array object, another length (a kept view must not be reused).
+   */
+  function decodeThroughResizes(values: unknown[]): void {
+    const resizable = new ArrayBuffer(pack(values[0]).length, { maxByteLength: 4096 });
+    const tracking = new Uint8Array(resizable);
+    for (const [i, value] of values.entries()) {
+      if (i > 0) resizable.resize(pack(value).length);
+      tracking.set(pack(value));
+      assert.deepEqual(unpack(tracking), value);
+    }
+  }
+
+  /** Decodes `value` from an array, then detaches its buffer: the array is empty now, and says so. */
+  function decodeThenDetach(value: unknown): Uint8Array {
+    const detached = pack(value);
+    assert.deepEqual(unpack(detached), value);
+    detached.buffer.transfer();
+    assert.throws(() => unpack(detached), IncompleteDataError);
+    return detached;
+  }
+
   test("an input array decoded again reads its bytes as they are now (its view is kept)", () => {
     // over 512 bytes, so each decode reads floats and strings through a view of the input
     const valueOf = (letter: string, length: number, n: number) => ({
@@ -528,23 +551,9 @@ describe("input types", () => {
     assert.deepEqual(unpack(input, { start: 0, end: input.length }), b);
 
     // a length-tracking array over a resizable buffer: the same array, another length
-    const resizable = new ArrayBuffer(pack(a).length, { maxByteLength: 4096 });
-    const tracking = new Uint8Array(resizable);
-    tracking.set(pack(a));
-    assert.deepEqual(unpack(tracking), a);
-    resizable.resize(pack(longer).length);
-    tracking.set(pack(longer));
-    assert.deepEqual(unpack(tracking), longer);
-    resizable.resize(pack(b).length);
-    tracking.set(pack(b));
-    assert.deepEqual(unpack(tracking), b);
-
-    // detached: the array is empty now, and says so
-    const detached = pack(a);
-    assert.deepEqual(unpack(detached), a);
-    detached.buffer.transfer();
+    decodeThroughResizes([a, longer, b]);
+    const detached = decodeThenDetach(a);
     assert.equal(detached.length, 0);
-    assert.throws(() => unpack(detached), IncompleteDataError);
     assert.deepEqual(unpack(pack(b)), b);
   });
 
@@ -571,20 +580,8 @@ describe("input types", () => {
     assert.deepEqual(unpack(input.subarray(0)), b, "another array over the same bytes");
 
     // the same array over a resizable buffer, shorter now: its old view would read past its end
-    const resizable = new ArrayBuffer(pack(a).length, { maxByteLength: 1024 });
-    const tracking = new Uint8Array(resizable);
-    tracking.set(pack(a));
-    assert.deepEqual(unpack(tracking), a);
-    const shorter = valueOf("c", 3);
-    resizable.resize(pack(shorter).length);
-    tracking.set(pack(shorter));
-    assert.deepEqual(unpack(tracking), shorter);
-
-    // detached: the array is empty now, and says so
-    const detached = pack(a);
-    assert.deepEqual(unpack(detached), a);
-    detached.buffer.transfer();
-    assert.throws(() => unpack(detached), IncompleteDataError);
+    decodeThroughResizes([a, valueOf("c", 3)]);
+    decodeThenDetach(a);
   });
 
   test("unpack() of a Node Buffer returns plain Uint8Array views for bin", () => {

@@ -12,13 +12,8 @@ import { spawnSync } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { pack, Unpackr } from "../mod.ts";
-import {
-  MOST_PROPERTIES_WITHOUT_TEMPLATE,
-  RECORD_BUILDERS,
-  STORE_CHUNKS,
-  STORES_PER_CHUNK,
-} from "../_record_builders.ts";
-import { createObjectBuilder } from "../_record_reader.ts";
+import { RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "../_record_builders.ts";
+import { createObjectBuilder, MOST_PROPERTIES_WITHOUT_TEMPLATE } from "../_record_reader.ts";
 import { recordBytes } from "./_record_bytes.ts";
 import { scriptArgs } from "./_util.ts";
 
