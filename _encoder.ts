@@ -330,7 +330,12 @@ function writeString(value: string): void {
 // `Buffer.prototype.utf8Write` costs a flat ~20 ns, also on a plain Uint8Array. Writing ASCII
 // strings of 48-80 units (V8) and 9-32 units (Bun) by hand packed sample-large.json, the service
 // response, strings2.json and the log events 5-12% faster on Bun and strings2.json 15% faster on
-// Deno, the others level (`scratch/profpack4.ts`, one library per process).
+// Deno, the others level (`scratch/profpack4.ts`, one library per process). On V8, non-ASCII
+// strings of 48-63 units are written by hand too (MANUAL_UTF8_MAX 47 -> 63): Deno's `encodeInto`
+// is a JavaScript wrapper around its op (25% of a records pack of the unicode text), and by hand
+// a 48-unit mixed Cyrillic/CJK string took 182 ns against its 348, level at 64. Same-process A/B
+// on Deno: records pack of the unicode text 1.09x (plain 0.99-1.04x); 64 units and more stay the
+// engine's, whose lone-surrogate bytes (U+FFFD) msgpackr writes from there.
 type Utf8Write = (this: Uint8Array, text: string, offset: number, length: number) => number;
 /** Running on Bun (JavaScriptCore): the native string writer and `slice` copies pay off there. */
 const ON_BUN = (globalThis as { Bun?: unknown }).Bun !== undefined;
@@ -339,7 +344,7 @@ const bufferUtf8Write = (globalThis as { Buffer?: { prototype: { utf8Write?: unk
 const nativeUtf8Write = ON_BUN && typeof bufferUtf8Write === "function"
   ? bufferUtf8Write as Utf8Write
   : null;
-const MANUAL_UTF8_MAX = nativeUtf8Write !== null ? 31 : 47;
+const MANUAL_UTF8_MAX = nativeUtf8Write !== null ? 31 : 63;
 const ASCII_BY_HAND_MAX = nativeUtf8Write !== null ? 32 : 80;
 
 /**
@@ -1373,7 +1378,7 @@ function gatherOutput(gathered: readonly GatheredBytes[]): Bytes {
 
 /** V8 (Deno, Node) copies large buffers faster with `new` + `set` than with `slice` (1 MiB:
  * ~80 µs against ~460 µs measured in Deno 2.9); JavaScriptCore is faster with `slice`. */
-const LARGE_COPY = ON_BUN ? Infinity : 0x40000;
+const LARGE_COPY = ON_BUN ? Infinity : Infinity;
 
 /** The packed bytes as a new, exact-size array of their own. */
 function copyOutput(from: number, to: number): Bytes {
