@@ -1378,7 +1378,7 @@ function gatherOutput(gathered: readonly GatheredBytes[]): Bytes {
 
 /** V8 (Deno, Node) copies large buffers faster with `new` + `set` than with `slice` (1 MiB:
  * ~80 µs against ~460 µs measured in Deno 2.9); JavaScriptCore is faster with `slice`. */
-const LARGE_COPY = ON_BUN ? Infinity : Infinity;
+const LARGE_COPY = ON_BUN ? Infinity : 0x40000;
 
 /** The packed bytes as a new, exact-size array of their own. */
 function copyOutput(from: number, to: number): Bytes {
