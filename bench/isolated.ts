@@ -4,7 +4,7 @@
  * mean over a stretch of back-to-back calls, so the cost of what a call leaves behind (garbage
  * to collect, backing stores to free) is counted where it is made.
  *
- *   deno run -A bench/isolated.ts [--payload=<substring>] [--seconds=<n>]
+ *   deno run -A bench/isolated.ts [--payload=<substring>] [--seconds=<n>] [--runs=<n>]
  *   bun bench/isolated.ts [...]
  *
  * `bench.ts` (mitata) keeps the fastest pass's median per-call time of codecs measured side by
@@ -19,9 +19,11 @@
  *   state that they shaped; msgpackr's packer is slower there than on its own.
  *
  * Here a child process (this script with `--child=`) prepares one codec for one payload, calls it
- * for WARM_MS, then counts the calls made in the next `--seconds` (default 1.5) and prints the
- * mean. The parent runs every child in turn and prints the ratios: rival time / our time, above
- * 1× = ours is faster, as in the other tables.
+ * for WARM_MS, then counts the calls made in the next `--seconds` (default 1) and prints the mean.
+ * The parent runs each job in `--runs` (default 3) processes, one after another, and keeps the
+ * median of their means: where a fresh buffer's cost depends on the allocator's state, one
+ * process can be twice as slow as the next (Deno's 1 MiB `pack()`: 110-620 µs). It prints the
+ * ratios: rival time / our time, above 1× = ours is faster, as in the other tables.
  */
 
 import { spawnSync } from "node:child_process";
@@ -33,7 +35,9 @@ import { option, RUNTIME } from "./_runtime.ts";
 
 /** Unmeasured calls first: the JIT and the allocator settle. */
 const WARM_MS = 700;
-const MEASURE_MS = 1000 * Number(option("seconds") ?? 1.5);
+const MEASURE_MS = 1000 * Number(option("seconds") ?? 1);
+/** Processes per job; the job's time is the median of their means. */
+const RUNS = Number(option("runs") ?? 3);
 
 type Operation = "pack" | "unpack";
 
@@ -81,6 +85,17 @@ function childCommand(job: Job): [string, string[]] {
   return [process.execPath, isDeno ? ["run", "-A", script, ...args] : [script, ...args]];
 }
 
+/** Runs the job in RUNS processes of its own and returns the median of their means (ns/call). */
+function medianOfProcesses(job: Job): number {
+  const means: number[] = [];
+  for (let i = 0; i < RUNS; i++) means.push(timeInChild(job));
+  means.sort((a, b) => a - b);
+  console.error(
+    `${job.payload} / ${job.codec} ${job.operation}: ${means.map(formatTime).join(", ")}`,
+  );
+  return means[(RUNS - 1) >> 1];
+}
+
 /** Runs the job in a process of its own and returns its mean nanoseconds per call. */
 function timeInChild(job: Job): number {
   const [command, args] = childCommand(job);
@@ -103,12 +118,7 @@ function runParent(): void {
   const times = new Map<string, number>(); // `${codec}|${operation}|${payload}` -> ns per call
   const timeOf = (job: Job): number => {
     const key = `${job.codec}|${job.operation}|${job.payload}`;
-    if (!times.has(key)) {
-      times.set(key, timeInChild(job));
-      console.error(
-        `${job.payload} / ${job.codec} ${job.operation}: ${formatTime(times.get(key)!)}`,
-      );
-    }
+    if (!times.has(key)) times.set(key, medianOfProcesses(job));
     return times.get(key)!;
   };
   const rows = new Map<string, string[]>(); // "mine vs rival" -> one row per payload
@@ -128,7 +138,7 @@ function runParent(): void {
   const lines = [
     `### ${RUNTIME}, isolated`,
     "",
-    `Mean time per call, each codec, operation and payload in a process of its own (${WARM_MS} ms of calls unmeasured, then ${MEASURE_MS} ms); ratio = rival time / our time (above 1× = ours is faster).`,
+    `Mean time per call, each codec, operation and payload in a process of its own (${WARM_MS} ms of calls unmeasured, then ${MEASURE_MS} ms), the median of ${RUNS} such processes; ratio = rival time / our time (above 1× = ours is faster).`,
     "",
   ];
   for (const [mine, rival, operations] of COMPARISONS) {
