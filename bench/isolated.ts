@@ -22,8 +22,8 @@
  * for WARM_MS, then counts the calls made in the next `--seconds` (default 1) and prints the mean.
  * The parent runs each job in `--runs` (default 3) processes, one after another, and keeps the
  * median of their means: where a fresh buffer's cost depends on the allocator's state, one
- * process can be several times as slow as the next (Deno's 1 MiB `pack()`: 84-616 µs). It prints the
- * ratios: rival time / our time, above 1× = ours is faster, as in the other tables.
+ * process can be several times as slow as the next (Deno's 1 MiB `pack()`: 84-616 µs). It
+ * prints the ratios: rival time / our time, above 1× = ours is faster, as in the other tables.
  */
 
 import { spawnSync } from "node:child_process";
