@@ -30,6 +30,7 @@ import { spawnSync } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { codecs } from "./_codecs.ts";
+import { timeSlice } from "./_measure.ts";
 import { payloads } from "./_payloads.ts";
 import { option, RUNTIME } from "./_runtime.ts";
 
@@ -64,17 +65,8 @@ function runChild(job: Job): void {
   const payload = payloads().find((candidate) => candidate.name === job.payload)!;
   const prepared = codecs.find((codec) => codec.name === job.codec)!.prepare(payload.value);
   const run = job.operation === "pack" ? prepared.encode : prepared.decode;
-  const warmUntil = performance.now() + WARM_MS;
-  while (performance.now() < warmUntil) run();
-  let calls = 0;
-  const started = performance.now();
-  let now = started;
-  while (now - started < MEASURE_MS) {
-    for (let i = 0; i < 16; i++) run();
-    calls += 16;
-    now = performance.now();
-  }
-  console.log(JSON.stringify({ nanoseconds: (now - started) * 1e6 / calls }));
+  timeSlice(run, WARM_MS);
+  console.log(JSON.stringify({ nanoseconds: timeSlice(run, MEASURE_MS) }));
 }
 
 /** The command that runs this script again, on the same runtime. */
