@@ -304,6 +304,33 @@ describe("every string path of the decoder equals TextDecoder", () => {
     }
   });
 
+  test("a large array of short strings mixed with other values, nested arrays and cache windows", () => {
+    // readStringElements keeps the read position in a local while strings hit the value cache and
+    // hands it to `read` for any other element: a nested array of strings (which moves the
+    // position itself), maps, numbers, long strings; runs of unique strings end cache windows
+    // (the cache turns off and on again inside the loop). Decoded as msgpackr would: as packed.
+    const random = mulberry32(62);
+    const value: unknown[] = ["first"];
+    for (let i = 0; value.length < 600; i++) {
+      const kind = random();
+      if (kind < 0.45) value.push(["red", "green", "blue", "amber"][i % 4]); // hits
+      else if (kind < 0.7) value.push(`u${i}:${Math.floor(random() * 1e6)}`); // misses
+      else if (kind < 0.78) value.push(["inner", `n${i}`, ["deeper", "red"]]);
+      else if (kind < 0.84) value.push({ key: "red", other: i });
+      else if (kind < 0.9) value.push(i * 1.5);
+      else if (kind < 0.95) value.push("a longer string than the value cache keeps, " + i);
+      else value.push("é".repeat(1 + (i % 8)));
+    }
+    const bytes = pack(value);
+    assert.ok(bytes.length >= EAGER_VIEW_MIN_INPUT);
+    for (let round = 0; round < 3; round++) assert.deepEqual(unpack(bytes), value);
+    assert.deepEqual(new Unpackr({ fatal: true, mapsAsObjects: true }).unpack(bytes), value);
+    // cut anywhere in the last 200 bytes: incomplete, never a shorter array
+    for (let cut = bytes.length - 200; cut < bytes.length; cut += 7) {
+      assert.throws(() => unpack(bytes.subarray(0, cut)), IncompleteDataError);
+    }
+  });
+
   test("short strings in a large input decode as TextDecoder, from both hit tests, with fatal and cut inputs", () => {
     // An input of EAGER_VIEW_MIN_INPUT bytes or more has its view from the start, and short
     // fixstrs then take the value cache's hit test that the array loop (readStringElements) and
