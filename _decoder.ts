@@ -652,25 +652,34 @@ function readStringElements(array: unknown[], count: number): void {
  * `readStringElements` is.
  */
 function readNumberElements(array: unknown[], length: number): void {
+  // locals, as in readStringElements: `position` written back before `read` and read after (the
+  // numeric arrays: 1.11-1.27x on Bun in five same-process A/B runs, Deno 1.01-1.13x)
+  const bytes = src;
+  const dv = view;
+  const end = srcEnd;
+  let at = position;
   for (let i = 0; i < length; i++) {
-    const token = src[position];
+    const token = bytes[at];
     if (token < 0x40) {
-      position++;
+      at++;
       array[i] = token;
-    } else if (token === 0xcb && view !== null && position + 9 <= srcEnd) {
-      array[i] = view.getFloat64(position + 1);
-      position += 9;
+    } else if (token === 0xcb && dv !== null && at + 9 <= end) {
+      array[i] = dv.getFloat64(at + 1);
+      at += 9;
     } else if (token === 0xce) {
-      array[i] = src[position + 1] * 0x1000000 +
-        ((src[position + 2] << 16) | (src[position + 3] << 8) | src[position + 4]);
-      position += 5;
+      array[i] = bytes[at + 1] * 0x1000000 +
+        ((bytes[at + 2] << 16) | (bytes[at + 3] << 8) | bytes[at + 4]);
+      at += 5;
     } else if (token === 0xcd) {
-      array[i] = (src[position + 1] << 8) | src[position + 2];
-      position += 3;
+      array[i] = (bytes[at + 1] << 8) | bytes[at + 2];
+      at += 3;
     } else {
+      position = at;
       array[i] = read();
+      at = position;
     }
   }
+  position = at;
 }
 
 function readMap(length: number): unknown {
