@@ -504,15 +504,65 @@ function writeArray(array: readonly unknown[]): void {
     position += 4;
   }
   enter();
-  for (let i = 0; i < length; i++) {
-    const item = array[i];
-    // numbers (vectors, series) and strings straight to their writers: these call sites only
-    // ever see one type, so the engine keeps them fast whatever else `writeValue` has seen
-    if (typeof item === "number" && position <= safeEnd) writeNumber(item);
-    else if (typeof item === "string") writeString(item);
-    else writeValue(item);
+  if (length > 0 && typeof array[0] === "number" && context.useFloat32 === 0) {
+    writeNumberElements(array, length);
+  } else {
+    for (let i = 0; i < length; i++) {
+      const item = array[i];
+      // numbers (vectors, series) and strings straight to their writers: these call sites only
+      // ever see one type, so the engine keeps them fast whatever else `writeValue` has seen
+      if (typeof item === "number" && position <= safeEnd) writeNumber(item);
+      else if (typeof item === "string") writeString(item);
+      else writeValue(item);
+    }
   }
   depth--;
+}
+
+/**
+ * The elements of an array that starts with a number, when floats are written as float64
+ * (`useFloat32` off): the output, its view, its safe end and the position in locals, as the
+ * decoder's `readNumberElements` keeps them (both engines reload a module variable after every
+ * store). The two commonest forms are written here: a positive fixint `0xxxxxxx` below 0x40, and
+ * a float64 `cb` + 8 bytes big-endian for a number that is neither a uint32 nor an int32 (what
+ * `writeFloat` writes without float32). Every other number goes to `writeNumber`, every other
+ * value to `writeValue`, with `position` written back first and the locals read back after (an
+ * element may have moved the output to a larger buffer). The numeric arrays payload packed
+ * 1.26-1.33x as fast on Deno and 1.47-1.51x on Bun (same-process A/B, `pack()` and `useBuffer`);
+ * arrays that start with anything else keep the loop in `writeArray`.
+ */
+function writeNumberElements(array: readonly unknown[], length: number): void {
+  let bytes = target;
+  let view = targetView;
+  let end = safeEnd;
+  let at = position;
+  for (let i = 0; i < length; i++) {
+    const item = array[i];
+    if (typeof item === "number" && at <= end) {
+      if (item >>> 0 === item) {
+        if (item < 0x40) {
+          bytes[at++] = item;
+          continue;
+        }
+      } else if (item >> 0 !== item) {
+        bytes[at] = 0xcb;
+        view.setFloat64(at + 1, item);
+        at += 9;
+        continue;
+      }
+      position = at;
+      writeNumber(item);
+      at = position;
+    } else {
+      position = at;
+      writeValue(item);
+      at = position;
+      bytes = target;
+      view = targetView;
+      end = safeEnd;
+    }
+  }
+  position = at;
 }
 
 function writeMapHeader(length: number): void {

@@ -8,7 +8,16 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as msgpackr from "msgpackr";
-import { IncompleteDataError, pack, Packr, unpack, Unpackr } from "../mod.ts";
+import {
+  FLOAT32_OPTIONS,
+  IncompleteDataError,
+  pack,
+  Packr,
+  type PackrOptions,
+  unpack,
+  Unpackr,
+} from "../mod.ts";
+import { theirPackr } from "./_interop.ts";
 import { random } from "./_util.ts";
 
 /** Numbers of every encoding the loop reads inline, and of those it does not. */
@@ -53,6 +62,55 @@ describe("arrays that start with a number", () => {
       assert.deepEqual(unpack(pack(value)), value);
       assert.deepEqual(unpack(msgpackr.pack(value)), value);
       assert.deepEqual(new Unpackr({ structures: [] }).unpack(new Packr().pack(value)), value);
+    }
+  });
+
+  test("are packed byte for byte as msgpackr packs them, whatever follows and however long", () => {
+    // the packer's own loop for them (writeNumberElements) writes fixints and float64s itself and
+    // hands everything else on; a long array makes the output move to a larger buffer mid-loop
+    const rnd = random(71);
+    const others = ["text", { a: 1, b: [2, 3.5] }, [4, -5], null, true, -0, 2 ** 53, -(2 ** 40)];
+    const long = Array.from(
+      { length: 40_000 },
+      (_, i) =>
+        i % 997 === 500
+          ? { at: i, tags: ["x", i] }
+          : i % 3 === 0
+          ? Math.floor(rnd() * 64)
+          : i % 3 === 1
+          ? rnd() * 1e6 - 5e5
+          : Math.floor(rnd() * 2 ** 32) - 2 ** 31,
+    );
+    const values = [
+      ...[0, 0x3f, 0x40, -1, 200, 0xffff, 0x10000, 1.5, -0, Number.NaN].map((first) => [
+        first,
+        ...NUMBERS,
+        ...others,
+        7,
+      ]),
+      long,
+      { nested: [1.25, 2, [3.5, "four"]] },
+    ];
+    const optionSets: PackrOptions[] = [
+      { useRecords: false },
+      { useRecords: false, useFloat32: FLOAT32_OPTIONS.ALWAYS },
+      { useRecords: false, useFloat32: FLOAT32_OPTIONS.DECIMAL_FIT },
+      {}, // records
+    ];
+    for (const options of optionSets) {
+      const ours = new Packr(options);
+      const theirs = theirPackr({ ...options });
+      // and into a small buffer of the caller's: the packs continue in new buffers, same bytes
+      const oursIntoBuffer = new Packr(options);
+      const theirsAgain = theirPackr({ ...options });
+      oursIntoBuffer.useBuffer(new Uint8Array(4096));
+      for (const value of values) {
+        const bytes = ours.pack(value);
+        assert.deepEqual(bytes, new Uint8Array(theirs.pack(value)));
+        assert.deepEqual(unpack(bytes), msgpackr.unpack(bytes));
+        const view = oursIntoBuffer.pack(value);
+        assert.deepEqual(new Uint8Array(view), new Uint8Array(theirsAgain.pack(value)));
+      }
     }
   });
 
