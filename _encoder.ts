@@ -522,8 +522,8 @@ function writeArray(array: readonly unknown[]): void {
 /**
  * The elements of an array that starts with a number, when floats are written as float64
  * (`useFloat32` off): the output, its view, its safe end and the position in locals, as the
- * decoder's `readNumberElements` keeps them (both engines reload a module variable after every
- * store). The two commonest forms are written here: a positive fixint `0xxxxxxx` below 0x40, and
+ * decoder's `readNumberElements` keeps them (no loads and stores of module variables per element).
+ * The two commonest forms are written here: a positive fixint `0xxxxxxx` below 0x40, and
  * a float64 `cb` + 8 bytes big-endian for a number that is neither a uint32 nor an int32 (what
  * `writeFloat` writes without float32). Every other number goes to `writeNumber`, every other
  * value to `writeValue`, with `position` written back first and the locals read back after (an
