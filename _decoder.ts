@@ -586,12 +586,15 @@ function readStringElements(array: unknown[], count: number): void {
   // The input, its view, its end and the read position in locals while strings hit the cache, so
   // the loop no longer loads and stores module variables for each element (kept in memory, and
   // loaded again after any call). `position` is written back before any call that reads it
-  // (`readString`, `read`, an error) and read back after. strings2.json decoded 1.05-1.09x as fast on Deno and 1.26-1.27x
-  // on Bun (same-process A/B, plain and records); the other payloads within the harness's noise.
+  // (`readString`, `read`, an error) and read back after. strings2.json decoded 1.05-1.09x as
+  // fast on Deno and 1.26-1.27x on Bun (same-process A/B, plain and records); the other payloads
+  // within the harness's noise.
   const bytes = src;
   const dv = view;
   const end = srcEnd;
-  let cacheOn = valueCacheOn && dv !== null && !fatalStrings;
+  // the hit test needs the view and lenient strings; only `valueCacheOn` changes in the loop
+  const cacheable = dv !== null && !fatalStrings;
+  let cacheOn = cacheable && valueCacheOn;
   let at = position;
   for (let i = 0; i < count; i++) {
     const token = bytes[at];
@@ -628,7 +631,7 @@ function readStringElements(array: unknown[], count: number): void {
         array[i] = read();
       }
       at = position;
-      cacheOn = valueCacheOn && dv !== null && !fatalStrings;
+      cacheOn = cacheable && valueCacheOn;
     }
   }
   position = at;

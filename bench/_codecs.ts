@@ -114,3 +114,10 @@ export const codecs: Codec[] = [
     },
   },
 ];
+
+/** The codec of that name (one of {@linkcode codecs}). */
+export function codecNamed(name: string): Codec {
+  const codec = codecs.find((candidate) => candidate.name === name);
+  if (codec === undefined) throw new Error(`No codec named ${name}`);
+  return codec;
+}

@@ -29,6 +29,13 @@ export async function fastestMedians(
   return best;
 }
 
+/** A time in nanoseconds as the tables print it: "850 ns", "12.3 µs", "1.25 ms". */
+export function formatTime(nanoseconds: number): string {
+  if (nanoseconds < 1e3) return `${nanoseconds.toFixed(0)} ns`;
+  if (nanoseconds < 1e6) return `${(nanoseconds / 1e3).toFixed(1)} µs`;
+  return `${(nanoseconds / 1e6).toFixed(2)} ms`;
+}
+
 /**
  * Nanoseconds per call of `run`, called in batches of 8 for `milliseconds` of wall time. No
  * collection is forced before or between slices (mitata's `measure` forces one): benches that

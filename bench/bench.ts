@@ -13,7 +13,7 @@
  */
 
 import { type Codec, codecs } from "./_codecs.ts";
-import { fastestMedians } from "./_measure.ts";
+import { fastestMedians, formatTime } from "./_measure.ts";
 import { payloads } from "./_payloads.ts";
 import { ARGS, option, RUNTIME } from "./_runtime.ts";
 import { binaryThroughput } from "./binary_throughput.ts";
@@ -66,10 +66,7 @@ for (const payload of payloads()) {
 }
 
 function format(ns: number | undefined): string {
-  if (ns === undefined) return "–";
-  if (ns < 1e3) return `${ns.toFixed(0)} ns`;
-  if (ns < 1e6) return `${(ns / 1e3).toFixed(1)} µs`;
-  return `${(ns / 1e6).toFixed(2)} ms`;
+  return ns === undefined ? "–" : formatTime(ns);
 }
 
 function ratio(ours: number | undefined, theirs: number | undefined): string {

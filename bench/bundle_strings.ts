@@ -16,6 +16,7 @@ import { measure } from "mitata";
 import * as msgpackr from "msgpackr";
 import { Packr, type PackrOptions, unpack, Unpackr } from "../mod.ts";
 import { random } from "../tests/_util.ts";
+import { formatTime } from "./_measure.ts";
 import { sharedFile } from "./_payloads.ts";
 import { ARGS, RUNTIME } from "./_runtime.ts";
 import { msgpackrBrowser } from "./_msgpackr_browser.ts";
@@ -87,12 +88,6 @@ async function time(fn: () => unknown): Promise<number> {
   return stats.p50;
 }
 
-function format(ns: number): string {
-  if (ns < 1e3) return `${ns.toFixed(0)} ns`;
-  if (ns < 1e6) return `${(ns / 1e3).toFixed(1)} µs`;
-  return `${(ns / 1e6).toFixed(2)} ms`;
-}
-
 const rows: string[] = [];
 for (const [name, value] of payloads) {
   for (const records of [false, true]) {
@@ -108,8 +103,8 @@ for (const [name, value] of payloads) {
       }
       const plain = await time(() => decoder.decode(plainBytes, records));
       const bundled = await time(() => decoder.decode(bundledBytes, records));
-      const row = `| ${name} | ${mode} | ${decoder.name} | ${format(plain)} | ${
-        format(bundled)
+      const row = `| ${name} | ${mode} | ${decoder.name} | ${formatTime(plain)} | ${
+        formatTime(bundled)
       } | ${(plain / bundled).toFixed(2)}× | ${plainBytes.length} → ${bundledBytes.length} |`;
       rows.push(row);
       console.error(row);

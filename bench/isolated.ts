@@ -29,8 +29,8 @@
 import { spawnSync } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { codecs } from "./_codecs.ts";
-import { timeSlice } from "./_measure.ts";
+import { codecNamed } from "./_codecs.ts";
+import { formatTime, timeSlice } from "./_measure.ts";
 import { payloads } from "./_payloads.ts";
 import { option, RUNTIME } from "./_runtime.ts";
 
@@ -63,7 +63,7 @@ const COMPARISONS: [mine: string, rival: string, operations: Operation[]][] = [
 /** In a child: times the job and prints its mean nanoseconds per call. */
 function runChild(job: Job): void {
   const payload = payloads().find((candidate) => candidate.name === job.payload)!;
-  const prepared = codecs.find((codec) => codec.name === job.codec)!.prepare(payload.value);
+  const prepared = codecNamed(job.codec).prepare(payload.value);
   const run = job.operation === "pack" ? prepared.encode : prepared.decode;
   timeSlice(run, WARM_MS);
   console.log(JSON.stringify({ nanoseconds: timeSlice(run, MEASURE_MS) }));
@@ -99,12 +99,6 @@ function timeInChild(job: Job): number {
   return JSON.parse(line).nanoseconds;
 }
 
-function formatTime(nanoseconds: number): string {
-  if (nanoseconds < 1e3) return `${nanoseconds.toFixed(0)} ns`;
-  if (nanoseconds < 1e6) return `${(nanoseconds / 1e3).toFixed(1)} µs`;
-  return `${(nanoseconds / 1e6).toFixed(2)} ms`;
-}
-
 function runParent(): void {
   const payloadFilter = option("payload");
   const times = new Map<string, number>(); // `${codec}|${operation}|${payload}` -> ns per call
@@ -117,7 +111,7 @@ function runParent(): void {
   for (const payload of payloads()) {
     if (payloadFilter && !payload.name.includes(payloadFilter)) continue;
     for (const [mine, rival, operations] of COMPARISONS) {
-      if (!codecs.find((codec) => codec.name === rival)!.accepts(payload.json)) continue;
+      if (!codecNamed(rival).accepts(payload.json)) continue;
       const cells = operations.map((operation) => {
         const ours = timeOf({ codec: mine, operation, payload: payload.name });
         const theirs = timeOf({ codec: rival, operation, payload: payload.name });

@@ -22,7 +22,7 @@
  */
 
 import { timeSlice } from "./_measure.ts";
-import { codecs, type Prepared } from "./_codecs.ts";
+import { codecNamed, type Prepared } from "./_codecs.ts";
 import { payloads } from "./_payloads.ts";
 import { ARGS, option, RUNTIME } from "./_runtime.ts";
 
@@ -71,7 +71,6 @@ function pairedRatios(mine: () => unknown, rival: () => unknown): [number, numbe
   return [at(0.25), at(0.5), at(0.75)];
 }
 
-const codecNamed = (name: string) => codecs.find((codec) => codec.name === name)!;
 const cells = new Map<string, string[]>(); // "mine vs rival" -> one row per payload
 for (const payload of payloads()) {
   if (payloadFilter && !payload.name.includes(payloadFilter)) continue;
