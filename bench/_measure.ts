@@ -52,3 +52,31 @@ export function timeSlice(run: () => unknown, milliseconds: number): number {
   }
   return (now - started) * 1e6 / calls;
 }
+
+/**
+ * The median nanoseconds per call of each candidate, timed in slices of `sliceMs` taken in turn,
+ * round after round (`warmUpRounds` unmeasured first: the JIT and the allocator settle), so a slow
+ * spell of the host falls on all of them alike. A slice is a mean over back-to-back calls, so the
+ * garbage a candidate leaves is collected within slices, its own or another's.
+ */
+export function medianSlices(
+  candidates: Record<string, () => unknown>,
+  rounds: number,
+  sliceMs: number,
+  warmUpRounds: number,
+): Record<string, number> {
+  const names = Object.keys(candidates);
+  const times = new Map<string, number[]>(names.map((name) => [name, []]));
+  for (let round = 0; round < warmUpRounds + rounds; round++) {
+    for (const name of names) {
+      const time = timeSlice(candidates[name], sliceMs);
+      if (round >= warmUpRounds) times.get(name)!.push(time);
+    }
+  }
+  const result: Record<string, number> = {};
+  for (const [name, list] of times) {
+    list.sort((a, b) => a - b);
+    result[name] = list[list.length >> 1];
+  }
+  return result;
+}

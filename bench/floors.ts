@@ -29,7 +29,7 @@
 
 import { pack, Packr, Unpackr } from "../mod.ts";
 import { utf8Slice, writeAsciiRun } from "../_utf8.ts";
-import { timeSlice } from "./_measure.ts";
+import { medianSlices } from "./_measure.ts";
 import { payloads, sharedFile } from "./_payloads.ts";
 import { option, RUNTIME } from "./_runtime.ts";
 
@@ -42,20 +42,7 @@ const WARM_UP_ROUNDS = 5;
 
 /** The median slice (ns a call) of each candidate, timed in turn round after round. */
 function medians(candidates: Record<string, () => unknown>): Record<string, number> {
-  const names = Object.keys(candidates);
-  const times = new Map<string, number[]>(names.map((name) => [name, []]));
-  for (let round = 0; round < WARM_UP_ROUNDS + ROUNDS; round++) {
-    for (const name of names) {
-      const time = timeSlice(candidates[name], SLICE_MS);
-      if (round >= WARM_UP_ROUNDS) times.get(name)!.push(time);
-    }
-  }
-  const result: Record<string, number> = {};
-  for (const [name, list] of times) {
-    list.sort((a, b) => a - b);
-    result[name] = list[list.length >> 1];
-  }
-  return result;
+  return medianSlices(candidates, ROUNDS, SLICE_MS, WARM_UP_ROUNDS);
 }
 
 const encoder = new TextEncoder();
