@@ -146,8 +146,10 @@ export class Packr extends Unpackr {
   /**
    * Writes the following packs into `buffer`, one after another (8-byte aligned), returning
    * views of it instead of copies: arena allocation under your control. Call it again with the
-   * same buffer once the earlier results are no longer needed. A value that does not fit
-   * continues in a new, larger buffer.
+   * same buffer once the earlier results are no longer needed. When fewer than 2 KiB of it are
+   * left, the next pack starts a new buffer of the same size (at least 8 KiB), as msgpackr does,
+   * and later packs go on there; a value that does not fit continues in a new, larger buffer.
+   * Either way the results kept so far stay intact.
    *
    * @param buffer The buffer to write into.
    *

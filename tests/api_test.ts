@@ -248,6 +248,35 @@ describe("Packr.useBuffer()", () => {
     assert.equal(unpack(elsewhere), "a");
   });
 
+  test("Packr.useBuffer() given once: packs go on into new buffers of its size, kept views intact", () => {
+    const message = { id: 18231, method: "orders.update", note: "left at the front door" };
+    const ours = new Packr({ useRecords: false });
+    const theirs = new msgpackr.Packr({ useRecords: false });
+    const buffer = new Uint8Array(8192);
+    ours.useBuffer(buffer);
+    theirs.useBuffer(Buffer.alloc(8192));
+    const kept: Uint8Array[] = [];
+    const theirOffsets: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      kept.push(ours.pack({ ...message, id: i }));
+      theirOffsets.push(theirs.pack({ ...message, id: i }).byteOffset);
+    }
+    // a new buffer whenever fewer than 2 KiB are left, where msgpackr starts one
+    assert.deepEqual(kept.map((bytes) => bytes.byteOffset), theirOffsets);
+    const buffers = [...new Set(kept.map((bytes) => bytes.buffer))];
+    assert.equal(buffers[0], buffer.buffer);
+    assert.equal(buffers.length > 4, true);
+    for (const other of buffers.slice(1)) assert.equal(other.byteLength, 8192);
+    const firstFree = kept.findIndex((bytes) => bytes.buffer !== buffer.buffer);
+    const lastInGiven = kept[firstFree - 1];
+    assert.equal(
+      8192 - 10 - ((lastInGiven.byteOffset + lastInGiven.length + 7) & ~7) < 0x800,
+      true,
+    );
+    // no later pack wrote over an earlier result
+    kept.forEach((bytes, i) => assert.deepEqual(unpack(bytes), { ...message, id: i }));
+  });
+
   test("Packr.useBuffer() accepts a Node Buffer and returns plain Uint8Array views", () => {
     const buffer = Buffer.alloc(4096);
     const packr = new Packr({ useRecords: false });
