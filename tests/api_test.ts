@@ -267,8 +267,8 @@ describe("Packr.useBuffer()", () => {
     assert.equal(buffers[0], buffer.buffer);
     assert.equal(buffers.length > 4, true);
     for (const other of buffers.slice(1)) assert.equal(other.byteLength, 8192);
-    const firstFree = kept.findIndex((bytes) => bytes.buffer !== buffer.buffer);
-    const lastInGiven = kept[firstFree - 1];
+    const firstElsewhere = kept.findIndex((bytes) => bytes.buffer !== buffer.buffer);
+    const lastInGiven = kept[firstElsewhere - 1];
     assert.equal(
       8192 - 10 - ((lastInGiven.byteOffset + lastInGiven.length + 7) & ~7) < 0x800,
       true,
