@@ -17,7 +17,7 @@
  * bare `new Uint8Array`; then the small RPC message's `pack()`, `pack()` into a `useBuffer`
  * buffer, and msgpackr's `pack()`.
  *
- * Each candidate is timed on its own, one after another: calls for WARM_UP_MS unmeasured, then
+ * Each candidate is timed on its own, one after another: WARM_UP_SLICES slices unmeasured, then
  * `--rounds` slices of 5 ms, each the mean of back-to-back calls, and the median slice is kept. A
  * mean, as in `isolated.ts`, so the work a result leaves behind (its backing store to free, the
  * collections it brings) counts; one candidate at a time, unlike the other benches, because what is
@@ -35,7 +35,7 @@
 import process from "node:process";
 import * as msgpackr from "msgpackr";
 import { pack, Packr } from "../mod.ts";
-import { formatTime, medianSlices, timeSlice } from "./_measure.ts";
+import { formatTime, medianSlices } from "./_measure.ts";
 import { payloads } from "./_payloads.ts";
 import { option, RUNTIME } from "./_runtime.ts";
 
@@ -43,10 +43,12 @@ import { option, RUNTIME } from "./_runtime.ts";
 const ROUNDS = Number(option("rounds") ?? 21);
 /** Milliseconds of calls one slice times. */
 const SLICE_MS = 5;
-/** Unmeasured calls first, per candidate: the JIT and the allocator settle. */
-const WARM_UP_MS = 300;
+/** Unmeasured slices first, per candidate (300 ms): the JIT and the allocator settle. */
+const WARM_UP_SLICES = 60;
 
-const payloadOf = (name: string) => payloads().find((payload) => payload.name === name)!.value;
+// made once: payloads() builds every payload, the binary blobs' 1 MiB of random bytes among them
+const every = payloads();
+const payloadOf = (name: string) => every.find((payload) => payload.name === name)!.value;
 const sized = ["small RPC message", "service response (20 items)", "1,000 log events"].map(
   (name) => ({ name, bytes: pack(payloadOf(name)).length }),
 );
@@ -71,14 +73,13 @@ candidates["small RPC message: msgpackr, pack()"] = () => msgpackr.pack(message)
 
 const time: Record<string, number> = {};
 for (const [name, run] of Object.entries(candidates)) {
-  timeSlice(run, WARM_UP_MS);
-  time[name] = medianSlices({ [name]: run }, ROUNDS, SLICE_MS, 0)[name];
+  time[name] = medianSlices({ [name]: run }, ROUNDS, SLICE_MS, WARM_UP_SLICES)[name];
 }
 const setting = (name: string) =>
   `\`${name}\` ${process.env[name] ? `= ${process.env[name]}` : "unset"}`;
 const method =
   `Each candidate alone: mean time per call over ${SLICE_MS} ms slices, the median of ` +
-  `${ROUNDS} slices after ${WARM_UP_MS} ms of calls.`;
+  `${ROUNDS} slices after ${WARM_UP_SLICES * SLICE_MS} ms of calls.`;
 console.log(
   [
     `### ${RUNTIME}, fresh result buffers`,
