@@ -20,11 +20,11 @@
  *    patched in).
  *
  * 3. Records decoding of every payload JSON can hold at 2× `JSON.parse`: the cost of building the
- *    payload's objects and arrays alone, from values already made. A
- *    function generated for the payload builds it with object literals (a loop over one literal
- *    for a homogeneous list, `slice` for a list of plain values), so no byte is read and no string
- *    is made; any decoder also builds those objects, so it can only be slower. The unicode text's
- *    floor in 1 adds this to converting and cutting its strings.
+ *    payload's objects and arrays alone, from values already made. A function generated for the
+ *    payload builds it with object literals (a loop over one literal for a homogeneous list,
+ *    `slice` for a list of plain values), so no byte is read and no string is made; any decoder
+ *    also builds those objects, so it can only be slower. The unicode text's floor in 1 adds this
+ *    to converting and cutting its strings.
  *
  * Every candidate is timed in rounds of one slice each, in turn, and its median slice is kept, so a
  * slow spell of the host falls on all of them alike. The table says how much of the allowed time
@@ -54,7 +54,6 @@ function medians(candidates: Record<string, () => unknown>): Record<string, numb
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-const micro = (ns: number) => `${(ns / 1000).toFixed(1)} µs`;
 const percent = (part: number, whole: number) => `${Math.round(100 * part / whole)}%`;
 const lines = [`### ${RUNTIME}, floors`, ""];
 
@@ -71,9 +70,12 @@ function objectBuilder(
   const leaves: unknown[] = [];
   const isLeaf = (item: unknown) =>
     item === null || typeof item !== "object" || item instanceof Uint8Array;
+  /** A plain object whose values are all leaves: an element of a homogeneous list. */
+  const isFlatObject = (item: unknown): item is Record<string, unknown> =>
+    !isLeaf(item) && !Array.isArray(item) && Object.values(item as object).every(isLeaf);
   const leaf = (item: unknown) => `l[${leaves.push(item) - 1}]`;
-  const literal = (keys: string[], at: (key: string) => string) =>
-    `{${keys.map((key) => `${JSON.stringify(key)}:${at(key)}`).join(",")}}`;
+  const literal = (keys: string[], at: (key: string, index: number) => string) =>
+    `{${keys.map((key, index) => `${JSON.stringify(key)}:${at(key, index)}`).join(",")}}`;
   const expression = (item: unknown): string => {
     if (isLeaf(item)) return leaf(item);
     if (Array.isArray(item)) {
@@ -82,21 +84,17 @@ function objectBuilder(
         leaves.push(...item);
         return `l.slice(${first},${leaves.length})`;
       }
-      const keys = item.length >= 8 && !isLeaf(item[0]) && !Array.isArray(item[0])
-        ? Object.keys(item[0] as object)
-        : null;
-      const homogeneous = keys !== null &&
+      const keys = item.length >= 8 && isFlatObject(item[0]) ? Object.keys(item[0]) : null;
+      if (
+        keys !== null &&
         item.every((element) =>
-          !isLeaf(element) && !Array.isArray(element) &&
-          Object.keys(element as object).join() === keys.join() &&
-          Object.values(element as object).every(isLeaf)
-        );
-      if (homogeneous) {
+          isFlatObject(element) && Object.keys(element).join() === keys.join()
+        )
+      ) {
         const first = leaves.length;
-        for (const element of item) leaves.push(...Object.values(element as object));
-        const fields = keys!.length;
-        const element = literal(keys!, (key) => `l[at+${keys!.indexOf(key)}]`);
-        return `(()=>{const a=new Array(${item.length});for(let i=0,at=${first};i<${item.length};i++,at+=${fields})a[i]=${element};return a})()`;
+        for (const element of item) leaves.push(...Object.values(element));
+        const element = literal(keys, (_, index) => `l[at+${index}]`);
+        return `(()=>{const a=new Array(${item.length});for(let i=0,at=${first};i<${item.length};i++,at+=${keys.length})a[i]=${element};return a})()`;
       }
       return `[${item.map(expression).join(",")}]`;
     }
@@ -186,9 +184,9 @@ function asRecords(value: unknown): { recordBytes: Uint8Array; unpackr: Unpackr 
     "| work | time | of the time allowed |",
     "|---|---:|---:|",
     ...Object.entries(time).map(([name, ns]) =>
-      `| ${name} | ${micro(ns)} | ${percent(ns, budget)} |`
+      `| ${name} | ${formatTime(ns)} | ${percent(ns, budget)} |`
     ),
-    `| **allowed (JSON / 2)** | **${micro(budget)}** | 100% |`,
+    `| **allowed (JSON / 2)** | **${formatTime(budget)}** | 100% |`,
     "",
     `Floor: converting alone ${
       percent(convert, budget)
@@ -248,7 +246,7 @@ function asRecords(value: unknown): { recordBytes: Uint8Array; unpackr: Unpackr 
     "| work | time | of the time allowed |",
     "|---|---:|---:|",
     ...Object.entries(time).map(([name, ns]) =>
-      `| ${name} | ${micro(ns)} | ${percent(ns, budget)} |`
+      `| ${name} | ${formatTime(ns)} | ${percent(ns, budget)} |`
     ),
     "",
     `Floor: writing the strings' bytes alone ${
