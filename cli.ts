@@ -48,8 +48,8 @@
  * @module
  */
 
-import { type CliArguments, parseArguments, USAGE, UsageError } from "./_cli_args.ts";
-import { inspectLines, lowerFirst } from "./_cli_inspect.ts";
+import { type CliArguments, parseArguments, USAGE, UsageError } from "./_cli/args.ts";
+import { inspectLines, lowerFirst } from "./_cli/inspect.ts";
 import {
   BrokenPipe,
   type CliIO,
@@ -57,20 +57,20 @@ import {
   runtimeArgs,
   runtimeIO,
   setExitCode,
-} from "./_cli_io.ts";
-import { JsonInputError, lineAndColumn, parseJsonSequence, printJson } from "./_cli_json.ts";
-import { TaggedConverter } from "./_cli_tagged_json.ts";
-import { WireWalker } from "./_cli_wire.ts";
-import { TaggedWriter } from "./_cli_writer.ts";
-import { DecodeError } from "./_errors.ts";
-import type { Float32Option } from "./_float32.ts";
-import type { Structure } from "./_options.ts";
-import { DEFAULT_MAX_DEPTH, unpack } from "./_unpackr.ts";
+} from "./_cli/io.ts";
+import { JsonInputError, lineAndColumn, parseJsonSequence, printJson } from "./_cli/json.ts";
+import { TaggedConverter } from "./_cli/tagged_json.ts";
+import { WireWalker } from "./_cli/wire.ts";
+import { TaggedWriter } from "./_cli/writer.ts";
+import { DecodeError } from "./_core/errors.ts";
+import type { Float32Option } from "./_format/float32.ts";
+import type { Structure } from "./_core/options.ts";
+import { DEFAULT_MAX_DEPTH, unpack } from "./_decode/unpackr.ts";
 
-export type { CliIO } from "./_cli_io.ts";
-export type { DecodeError } from "./_errors.ts";
-export type { Float32Option } from "./_float32.ts";
-export type { Structure } from "./_options.ts";
+export type { CliIO } from "./_cli/io.ts";
+export type { DecodeError } from "./_core/errors.ts";
+export type { Float32Option } from "./_format/float32.ts";
+export type { Structure } from "./_core/options.ts";
 
 /**
  * Options of {@linkcode decodeToJson}, {@linkcode encodeFromJson} and {@linkcode inspectBytes}.

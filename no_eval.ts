@@ -19,6 +19,6 @@
  * @module
  */
 
-export * from "./_pack_exports.ts";
-export * from "./_unpack_exports.ts";
-export * from "./_stream_exports.ts";
+export * from "./_encode/exports.ts";
+export * from "./_decode/exports.ts";
+export * from "./_stream/exports.ts";

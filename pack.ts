@@ -16,6 +16,6 @@
  * @module
  */
 
-import "./_record_compiler.ts";
+import "./_records/compiler.ts";
 
-export * from "./_pack_exports.ts";
+export * from "./_encode/exports.ts";

@@ -31,6 +31,6 @@
  * @module
  */
 
-import "./_record_compiler.ts";
+import "./_records/compiler.ts";
 
-export * from "./_stream_exports.ts";
+export * from "./_stream/exports.ts";

@@ -16,6 +16,6 @@
  * @module
  */
 
-import "./_record_compiler.ts";
+import "./_records/compiler.ts";
 
-export * from "./_unpack_exports.ts";
+export * from "./_decode/exports.ts";

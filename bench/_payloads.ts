@@ -1,5 +1,5 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// Benchmark payloads: the shared sample files and generated ones (deterministic).
+// Benchmark payloads: the testdata/ sample files and generated ones (deterministic).
 
 import { readFileSync } from "node:fs";
 // the tests' deterministic generator (mulberry32): every run packs the same data
@@ -12,9 +12,9 @@ export interface Payload {
   json: boolean;
 }
 
-/** A file of ../shared/bench-data, parsed. */
-export function sharedFile(name: string): unknown {
-  const url = new URL(`../../shared/bench-data/${name}`, import.meta.url);
+/** A file of testdata/, parsed. */
+export function testdataFile(name: string): unknown {
+  const url = new URL(`../testdata/${name}`, import.meta.url);
   return JSON.parse(readFileSync(url, "utf8"));
 }
 
@@ -143,9 +143,9 @@ function binaryBlobs(): unknown {
 /** Every payload, by name. */
 export function payloads(): Payload[] {
   return [
-    { name: "example4.json", value: sharedFile("example4.json"), json: true },
-    { name: "sample-large.json", value: sharedFile("sample-large.json"), json: true },
-    { name: "strings2.json", value: sharedFile("strings2.json"), json: true },
+    { name: "example4.json", value: testdataFile("example4.json"), json: true },
+    { name: "sample-large.json", value: testdataFile("sample-large.json"), json: true },
+    { name: "strings2.json", value: testdataFile("strings2.json"), json: true },
     { name: "service response (20 items)", value: serviceResponse(), json: true },
     { name: "small RPC message", value: smallMessage(), json: true },
     { name: "1,000 log events", value: logEvents(), json: true },

@@ -17,7 +17,7 @@ import * as msgpackr from "msgpackr";
 import { Packr, type PackrOptions, unpack, Unpackr } from "../mod.ts";
 import { random } from "../tests/_util.ts";
 import { formatTime } from "./_measure.ts";
-import { sharedFile } from "./_payloads.ts";
+import { testdataFile } from "./_payloads.ts";
 import { ARGS, RUNTIME } from "./_runtime.ts";
 import { msgpackrBrowser } from "./_msgpackr_browser.ts";
 
@@ -57,8 +57,8 @@ function people(): unknown {
 }
 
 const payloads: [string, unknown][] = [
-  ["strings2.json", sharedFile("strings2.json")],
-  ["sample-large.json", sharedFile("sample-large.json")],
+  ["strings2.json", testdataFile("strings2.json")],
+  ["sample-large.json", testdataFile("sample-large.json")],
   ["1,000 people (5 strings, non-ASCII)", people()],
 ];
 

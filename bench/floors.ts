@@ -35,9 +35,9 @@
  */
 
 import { pack, Packr, Unpackr } from "../mod.ts";
-import { utf8Slice, writeAsciiRun } from "../_utf8.ts";
+import { utf8Slice, writeAsciiRun } from "../_strings/utf8.ts";
 import { formatTime, medianSlices } from "./_measure.ts";
-import { payloads, sharedFile } from "./_payloads.ts";
+import { payloads, testdataFile } from "./_payloads.ts";
 import { option, RUNTIME } from "./_runtime.ts";
 
 /** Rounds: each candidate is timed once per round. */
@@ -202,7 +202,7 @@ function asRecords(value: unknown): { recordBytes: Uint8Array; unpackr: Unpackr 
 // ---- 2. plain packing of strings2.json against JSON.stringify ---------------------------------
 
 {
-  const value = sharedFile("strings2.json") as string[];
+  const value = testdataFile("strings2.json") as string[];
   const output = new Uint8Array(1 << 20);
   const outputView = new DataView(output.buffer);
   const joined = value.join("\x01");

@@ -10,7 +10,7 @@
  *
  * - literal: a generated function per shape returning `{ a: r(), b: r() }` (the default build);
  * - pooled: the interpreted reader's builder (`createObjectBuilder`): each shape gets its own copy
- *   of the store code written out in `_record_builders.ts`, and a template copy above 8 fields;
+ *   of the store code written out in `_records/builders.ts`, and a template copy above 8 fields;
  * - loop: `{}` then `object[names[i]] = r()` (the interpreted reader of 0.1.0);
  * - keyed overwrite: a generated literal with every property already present, then the same
  *   keyed stores overwriting them (tells whether a pre-shaped object would help: it does not,
@@ -21,7 +21,7 @@
  */
 
 import { bench, do_not_optimize, run, summary } from "mitata";
-import { createObjectBuilder } from "../_record_reader.ts";
+import { createObjectBuilder } from "../_records/reader.ts";
 
 const values = Array.from({ length: 1 << 16 }, (_, i) => i);
 let cursor = 0;

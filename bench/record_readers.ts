@@ -3,7 +3,7 @@
  * Record decoding: the generated record reader (`new Function`, the default) against the
  * interpreted one (`compileRecordReaders: false`, what no_eval.ts and CSP-restricted pages get),
  * with msgpackr 2.1.3's records decoding (its default build, and its pure-JS browser build) as a
- * reference. Payloads: every ../shared/bench-data file and a homogeneous array of 1,000 records,
+ * reference. Payloads: every testdata/ file and a homogeneous array of 1,000 records,
  * each packed once with inline structures (`new Packr()`) and once with shared structures
  * (`new Packr({ structures })`). Inline shapes are compiled only when a shape occurs 4+ times in
  * one message; shared ones after their first reads, so the shared rows show the readers' speed.
@@ -18,12 +18,12 @@
 import { bench, do_not_optimize, group, run, summary } from "mitata";
 import * as msgpackr from "msgpackr";
 import { Packr, type Structure, Unpackr } from "../mod.ts";
-import { BENCH_FILES } from "../tests/_bench_files.ts";
-import { sharedFile } from "./_payloads.ts";
+import { TESTDATA_FILES } from "../tests/_testdata_files.ts";
+import { testdataFile } from "./_payloads.ts";
 import { RUNTIME } from "./_runtime.ts";
 import { msgpackrBrowser } from "./_msgpackr_browser.ts";
 
-const payloads: [string, unknown][] = BENCH_FILES.map((name) => [name, sharedFile(name)]);
+const payloads: [string, unknown][] = TESTDATA_FILES.map((name) => [name, testdataFile(name)]);
 payloads.push([
   "1000 records",
   Array.from({ length: 1000 }, (_, id) => ({

@@ -22,7 +22,7 @@ import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import * as msgpackr from "msgpackr";
 import { decodeIter, encodeIter, Packr, PackrStream, Unpackr, UnpackrStream } from "../mod.ts";
-import { concatBytes } from "../_bytes.ts";
+import { concatBytes } from "../_core/bytes.ts";
 import { option, RUNTIME } from "./_runtime.ts";
 
 interface Row {

@@ -22,7 +22,7 @@ import {
   toHex,
   valueArbitrary,
   valuesDiffer,
-} from "../tests/_fuzz.ts";
+} from "./_fuzz.ts";
 import {
   emptyCounts,
   SHARED_INPUT_BYTES,

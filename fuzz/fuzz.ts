@@ -4,7 +4,7 @@
 // A worker (fuzz/_worker.ts) decodes hostile inputs with every decoder configuration: mutations
 // of valid encodings of random values from every option set, random bytes, structure-aware random
 // token streams, big bombs; streams them through the chunk decoder; and round-trips random values.
-// Each case is checked against the rules of tests/_fuzz.ts (only DecodeError/IncompleteDataError
+// Each case is checked against the rules of fuzz/_fuzz.ts (only DecodeError/IncompleteDataError
 // with a sane offset and message, untouched built-in prototypes, no non-built-in prototypes in
 // decoded values, bounded time and heap, the stream agreeing with a whole decode, round trips
 // giving the expected value). This process watches the worker: a case that runs longer than

@@ -1,10 +1,10 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 /**
- * Writes `_record_builders.ts`: the pool of property-store chunks the interpreted (no-eval)
+ * Writes `_records/builders.ts`: the pool of property-store chunks the interpreted (no-eval)
  * record reader builds objects with. Why the file exists is explained at its top; this script
  * only writes it, so the pool's size is changed here and nowhere else.
  *
- *   deno run -A scripts/gen_record_builders.ts           # rewrite _record_builders.ts
+ *   deno run -A scripts/gen_record_builders.ts           # rewrite _records/builders.ts
  *   deno run -A scripts/gen_record_builders.ts --check   # fail when it is out of date (CI)
  */
 
@@ -15,7 +15,7 @@ const CHUNKS = 64;
 /** Property stores per builder and per chunk. */
 const STORES_PER_CHUNK = 8;
 
-const target = new URL("../_record_builders.ts", import.meta.url);
+const target = new URL("../_records/builders.ts", import.meta.url);
 
 /** Up to STORES_PER_CHUNK stores of \`names[next]\`, each followed by its way out. */
 function stores(exit: (last: boolean) => string): string[] {
@@ -66,14 +66,14 @@ function source(): string {
 // literal. So the functions below are copies of the same code, written out one by one in the
 // source (copies made at run time would need code generation, which a Content-Security-Policy
 // forbids): every copy has its own store sites, hence its own inline caches, and
-// \`_record_reader.ts\` hands each shape its own copy, so each site sees one name.
+// \`_records/reader.ts\` hands each shape its own copy, so each site sees one name.
 //
 // A record builder takes no argument, like a generated reader, so the decoder calls it directly:
 // what it builds is set once, in \`plans\`, when it is handed out. It stores the first
 // ${STORES_PER_CHUNK} properties itself and the rest with continuation chunks (also one copy per shape
 // and offset), which store up to ${STORES_PER_CHUNK} properties from \`names[next]\` until \`end\` and
 // return where they stopped. Shapes of more than \`MOST_PROPERTIES_WITHOUT_TEMPLATE\` properties
-// (\`_record_reader.ts\`, which says why) start from a copy of a template that already has every
+// (\`_records/reader.ts\`, which says why) start from a copy of a template that already has every
 // property (\`{ ...template }\`) and overwrite the values.
 
 type Target = Record<string, unknown>;
@@ -95,7 +95,7 @@ export interface RecordPlan {
   readonly names: Names;
   /** Reads the next value. */
   readonly read: Read;
-  /** For large shapes (see \`_record_reader.ts\`): an object with every property, copied per record. */
+  /** For large shapes (see \`_records/reader.ts\`): an object with every property, copied per record. */
   readonly template: Target | null;
   /** Continuation chunks for the properties after the first ${STORES_PER_CHUNK}, in order. */
   readonly rest: readonly StoreChunk[];
@@ -144,7 +144,7 @@ if (Deno.args.includes("--check")) {
   const current = await Deno.readTextFile(target).catch(() => "");
   if (current !== text) {
     console.error(
-      "_record_builders.ts is out of date: run deno run -A scripts/gen_record_builders.ts",
+      "_records/builders.ts is out of date: run deno run -A scripts/gen_record_builders.ts",
     );
     Deno.exit(1);
   }

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { DecodeError, IncompleteDataError } from "../mod.ts";
-import { heapBytes } from "./_fuzz.ts";
+import { heapBytes } from "../fuzz/_fuzz.ts";
 
 /** The error a crafted input must produce. */
 export interface ExpectedError {

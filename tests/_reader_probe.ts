@@ -9,13 +9,13 @@
 // runs, so the proxy sees it). With `count` the proxy forwards to the real Function (which throws
 // by itself under `--v8-flags=--disallow-code-generation-from-strings`); with `throw` it throws an
 // EvalError, as a Content-Security-Policy without 'unsafe-eval' makes the engine do.
-// Then it decodes every bench-data payload many times (inline records and shared structures) and
+// Then it decodes every testdata payload many times (inline records and shared structures) and
 // prints one JSON line: how many times Function was used during import and in all, how many
 // values were decoded, and which decodes differed from the original payload.
 
 import process from "node:process";
-import { BENCH_FILES } from "./_bench_files.ts";
-import { benchData } from "./_util.ts";
+import { TESTDATA_FILES } from "./_testdata_files.ts";
+import { readTestdata } from "./_util.ts";
 
 const [entry, reader, functionMode] = process.argv.slice(2);
 
@@ -39,7 +39,7 @@ const library = entry === "no_eval" ? await import("../no_eval.ts") : await impo
 const usesAtImport = uses;
 
 const payloads: [string, unknown][] = [];
-for (const name of BENCH_FILES) payloads.push([name, await benchData(name)]);
+for (const name of TESTDATA_FILES) payloads.push([name, await readTestdata(name)]);
 payloads.push([
   "1000 records",
   Array.from({ length: 1000 }, (_, id) => ({ id, name: `row ${id}`, ok: id % 3 === 0 })),

@@ -4,10 +4,10 @@
 
 import * as msgpackr from "msgpackr";
 import { pack, Packr, type PackrOptions, type Structure, unpack } from "../mod.ts";
-import { BENCH_FILES } from "./_bench_files.ts";
-import { benchData, hex } from "./_util.ts";
+import { TESTDATA_FILES } from "./_testdata_files.ts";
+import { hex, readTestdata } from "./_util.ts";
 
-export { BENCH_FILES };
+export { TESTDATA_FILES };
 
 /** Our options, typed for msgpackr (its `.d.ts` types are narrower than what it accepts). */
 export function theirOptions(options: PackrOptions): msgpackr.Options {
@@ -72,10 +72,10 @@ export function distinctShapes(count: number, prefix = "k", offset = 0): Record<
   return Array.from({ length: count }, (_, i) => ({ [prefix + (i + offset)]: i, x: `v${i}` }));
 }
 
-/** Every bench-data payload, parsed, by file name. */
+/** Every testdata payload, parsed, by file name. */
 export async function allBenchData(): Promise<Map<string, unknown>> {
   const entries = await Promise.all(
-    BENCH_FILES.map(async (name) => [name, await benchData(name)] as const),
+    TESTDATA_FILES.map(async (name) => [name, await readTestdata(name)] as const),
   );
   return new Map(entries);
 }

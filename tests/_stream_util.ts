@@ -1,11 +1,11 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // Helpers for the stream tests: chunking, reading streams, a seeded random generator, sample data.
 
-import { ChunkDecoder, type UnpackrStreamOptions } from "../_chunk_decoder.ts";
+import { ChunkDecoder, type UnpackrStreamOptions } from "../_stream/chunk_decoder.ts";
 import { Packr, type PackrOptions } from "../mod.ts";
-import { concatBytes as concat } from "../_bytes.ts";
-import { BENCH_FILES } from "./_bench_files.ts";
-import { benchData, random } from "./_util.ts";
+import { concatBytes as concat } from "../_core/bytes.ts";
+import { TESTDATA_FILES } from "./_testdata_files.ts";
+import { random, readTestdata } from "./_util.ts";
 
 export { concat, random };
 
@@ -150,9 +150,9 @@ export function sampleValues(): unknown[] {
   ];
 }
 
-/** Bigger, realistic values: the ../shared/bench-data files. */
+/** Bigger, realistic values: the testdata/ files. */
 export async function benchValues(): Promise<unknown[]> {
   const values: unknown[] = [];
-  for (const name of BENCH_FILES) values.push(await benchData(name));
+  for (const name of TESTDATA_FILES) values.push(await readTestdata(name));
   return values;
 }

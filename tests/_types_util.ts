@@ -4,7 +4,7 @@
 import * as msgpackr from "msgpackr";
 import { Packr, Unpackr } from "../mod.ts";
 import type { PackrOptions } from "../mod.ts";
-import { concatBytes as concat } from "../_bytes.ts";
+import { concatBytes as concat } from "../_core/bytes.ts";
 import { hex, random } from "./_util.ts";
 
 export { concat, random };

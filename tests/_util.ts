@@ -30,9 +30,9 @@ export function scriptArgs(script: string, denoFlags: readonly string[] = []): s
   return isDeno ? ["run", "-A", ...denoFlags, script] : [script];
 }
 
-/** Reads a file of ../shared/bench-data as parsed JSON. */
-export async function benchData(name: string): Promise<unknown> {
-  const url = new URL(`../../shared/bench-data/${name}`, import.meta.url);
+/** Reads a file of testdata/ as parsed JSON. */
+export async function readTestdata(name: string): Promise<unknown> {
+  const url = new URL(`../testdata/${name}`, import.meta.url);
   const text = typeof Deno !== "undefined"
     ? await Deno.readTextFile(url)
     : await (await import("node:fs/promises")).readFile(url, "utf8");

@@ -31,14 +31,14 @@ import {
   inspectBytes,
   main,
 } from "../cli.ts";
-import { concatBytes as concat } from "../_bytes.ts";
-import { BENCH_FILES } from "./_bench_files.ts";
-import { benchData, fromHex, hex, scriptArgs } from "./_util.ts";
+import { concatBytes as concat } from "../_core/bytes.ts";
+import { TESTDATA_FILES } from "./_testdata_files.ts";
+import { fromHex, hex, readTestdata, scriptArgs } from "./_util.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const CLI = join(ROOT, "cli.ts");
 
-const allBench: unknown[] = await Promise.all(BENCH_FILES.map((name) => benchData(name)));
+const allBench: unknown[] = await Promise.all(TESTDATA_FILES.map((name) => readTestdata(name)));
 
 /** Every bench file packed one after another by `packr` (a sequence of values). */
 function packAll(packr: Packr | null): Uint8Array {
@@ -191,7 +191,7 @@ describe("decodeToJson()", () => {
   });
 
   test("decodeToJson() shows plain numbers for float32 values with float32 DECIMAL_FIT", () => {
-    const floats = allBench[BENCH_FILES.indexOf("floats.json")] as number[];
+    const floats = allBench[TESTDATA_FILES.indexOf("floats.json")] as number[];
     const packr = new Packr({ useFloat32: FLOAT32_OPTIONS.DECIMAL_FIT });
     const bytes = packr.pack(floats);
     assert.ok(bytes.includes(0xca));

@@ -25,7 +25,7 @@ import {
   toHex,
   valueArbitrary,
   valuesDiffer,
-} from "./_fuzz.ts";
+} from "../fuzz/_fuzz.ts";
 import { fromHex } from "./_util.ts";
 
 const SETS = optionSets();

@@ -17,8 +17,8 @@ import {
   Unpackr,
   UnpackrStream,
 } from "../mod.ts";
-import { ChunkDecoder } from "../_chunk_decoder.ts";
-import { heapBytes, prototypeProblem } from "./_fuzz.ts";
+import { ChunkDecoder } from "../_stream/chunk_decoder.ts";
+import { heapBytes, prototypeProblem } from "../fuzz/_fuzz.ts";
 import {
   array32,
   assertDecodeError,

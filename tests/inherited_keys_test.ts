@@ -1,7 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // Plain objects are packed with a for-in loop, which also yields enumerable keys the object
 // inherits. Like msgpackr, we write only own keys. The encoder tests each key with `hasOwn` only
-// when the object can inherit one (`mayHaveInheritedKeys` in _encoder.ts): its prototype is not
+// when the object can inherit one (`mayHaveInheritedKeys` in _encode/encoder.ts): its prototype is not
 // Object.prototype, or Object.prototype has an enumerable property. These tests pin that
 // inherited keys never reach the bytes in either case, also when a getter adds an enumerable
 // property to Object.prototype in the middle of a pack, and that the bytes are msgpackr's.

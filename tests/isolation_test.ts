@@ -16,8 +16,8 @@ import {
   Unpackr,
   UnpackrStream,
 } from "../mod.ts";
-import { toHex, valuesDiffer } from "./_fuzz.ts";
-import { EAGER_VIEW_MIN_INPUT } from "../_bytes.ts";
+import { toHex, valuesDiffer } from "../fuzz/_fuzz.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../_core/bytes.ts";
 
 /** Values that exercise every option: repeated shapes, floats, long strings, shared objects. */
 function sampleValues(): unknown[] {

@@ -1,7 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // Binary values from 16 KiB on are not copied into the encoder's arena when `pack()` returns an
 // exact-size copy: their headers are written, and the values are copied straight into the result
-// when the pack ends (`gatherOutput` in _encoder.ts). These tests pin that the bytes are msgpackr's
+// when the pack ends (`gatherOutput` in _encode/encoder.ts). These tests pin that the bytes are msgpackr's
 // bytes wherever such values sit (between other values, in records, nested packs, typed arrays),
 // that the modes whose bytes move after they are written (structured clone ids, bundled strings)
 // and the modes that write into a caller's buffer still produce msgpackr's bytes, and that a value

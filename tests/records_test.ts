@@ -92,7 +92,7 @@ function countDefinitions(hexBytes: string): number {
 }
 
 describe("records: default Packr", () => {
-  test("Packr.pack() writes msgpackr's bytes for every bench-data payload", () => {
+  test("Packr.pack() writes msgpackr's bytes for every testdata payload", () => {
     for (const [name, value] of benchPayloads) {
       const ours = new Packr().pack(value);
       const theirs = new msgpackr.Packr().pack(value);

@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as msgpackr from "msgpackr";
 import { IncompleteDataError, Packr, Unpackr } from "../mod.ts";
-import { concatBytes as concat } from "../_bytes.ts";
+import { concatBytes as concat } from "../_core/bytes.ts";
 import { hex } from "./_util.ts";
 import { allBenchData, distinctShapes, hexSteps, packBoth, packrPair } from "./_records.ts";
 

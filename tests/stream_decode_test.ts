@@ -20,7 +20,7 @@ import {
   UnpackrStream,
   type UnpackrStreamOptions,
 } from "../mod.ts";
-import { ChunkDecoder } from "../_chunk_decoder.ts";
+import { ChunkDecoder } from "../_stream/chunk_decoder.ts";
 import {
   benchValues,
   collect,

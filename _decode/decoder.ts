@@ -1,0 +1,1562 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+// The MessagePack reader. For speed the state of the decode in progress lives in module-level
+// variables (source, position, end, the instance's settings); a decode that starts while another
+// is running (an extension or `getStructures` calling `unpack`) saves them and restores them when
+// it ends. Everything that belongs to an instance (settings, record table, extensions) is reached
+// through the `DecodeContext` the instance passes in, so instances never affect each other.
+
+import { C1 } from "../_core/c1.ts";
+import { DecodeError, IncompleteDataError } from "../_core/errors.ts";
+import type { Extension, ExtensionRegistry } from "../_core/extensions.ts";
+import { DECIMAL_MULTIPLIERS } from "../_format/float32.ts";
+import { float32At, float64At } from "../_format/float_bytes.ts";
+import { createRecordType, type RecordType, resetCompileAllowance } from "../_records/reader.ts";
+import {
+  type MapShape,
+  mapShapes,
+  markStackUse,
+  MAX_SHAPED_KEYS,
+  objectOfShape,
+  releaseValueStack,
+  shapeNames,
+  storeValues,
+  valueStack,
+} from "../_records/map_shapes.ts";
+import { RecordTable } from "../_records/table.ts";
+import { decodeBigIntPayload } from "../_format/bigint_ext.ts";
+import { decodeTimestamp } from "../_format/timestamp.ts";
+import { decodeTypedArray, typedArrayPayloadProblem } from "../_format/typed_array_ext.ts";
+import {
+  decodeString,
+  decodeStringStrict,
+  forgetScannedBytes,
+  shareScanView,
+} from "../_strings/utf8.ts";
+import { EAGER_VIEW_MIN_INPUT, shortWordAt, wordAt } from "../_core/bytes.ts";
+import {
+  cachedString,
+  cachedStringMiss,
+  ENTRY_HASH_A,
+  ENTRY_HASH_B,
+  keyCache,
+  restMatches,
+  valueCache,
+} from "../_strings/string_cache.ts";
+import {
+  closeLatin1Window,
+  MAX_SLICED,
+  MIN_SLICED,
+  sliceAsciiString,
+  sliceLongFromWindow,
+} from "../_strings/latin1_window.ts";
+import {
+  batchedString,
+  closeUtf8Batch,
+  nonAsciiString,
+  UTF8_BATCHES,
+} from "../_strings/utf8_batch.ts";
+import type { Structure } from "../_core/options.ts";
+
+/** How 64-bit integers decode: 0 bigint, 1 number, 2 string, 3 auto. */
+export type Int64Mode = 0 | 1 | 2 | 3;
+
+/** Everything a decode needs from the instance that runs it. */
+export interface DecodeContext {
+  readonly mapsAsObjects: boolean;
+  readonly int64: Int64Mode;
+  readonly roundFloat32: boolean;
+  readonly copyBuffers: boolean;
+  /** `structuredClone: false` was given: reference extensions are errors. */
+  readonly rejectReferences: boolean;
+  readonly freezeData: boolean;
+  readonly allowArraysInMapKeys: boolean;
+  /** Ill-formed UTF-8 in a string is an error instead of U+FFFD. */
+  readonly fatal: boolean;
+  readonly maxDepth: number;
+  readonly compileReaders: boolean;
+  /** Definitions persist between top-level values (`sequential`). */
+  readonly sequential: boolean;
+  /** `unpackMultiple` keeps definitions between calls (msgpackr: when `structures` is set). */
+  readonly persistInMultiple: boolean;
+  readonly records: RecordTable;
+  readonly extensions: ExtensionRegistry;
+}
+
+// ---- state of the decode in progress -----------------------------------------------------------
+
+let src: Uint8Array = new Uint8Array(0);
+let srcEnd = 0;
+let position = 0;
+/** `true` while a decode runs; a decode that starts meanwhile saves and restores the state. */
+let decoding = false;
+/**
+ * A DataView of `src`: the one kept from an earlier decode of the same array (any size; see
+ * `keptView`), else made when a decode starts for an input of {@linkcode EAGER_VIEW_MIN_INPUT}
+ * bytes or more, else when first needed (`view ?? makeView()`); null until then.
+ */
+let view: DataView | null = null;
+let context: DecodeContext;
+let recordTypes: (RecordType | undefined)[] = [];
+/** The decoding instance has shared structures or `getStructures`: empty slots may resolve. */
+let sharedStructuresPossible = false;
+/** The `fatal` option of the decoding instance. */
+let fatalStrings = false;
+let extensionDecoders: readonly (Extension | undefined)[] = [];
+/** Elements that arrays and records may still pre-allocate: each needs at least one byte. */
+let budget = 0;
+/**
+ * Heap bytes that values much larger than their smallest encoding may still take (see
+ * `chargeHeap`); set per decode call from the input size.
+ */
+let heapAllowance = 0;
+let depth = 0;
+let bundle: StringBundle | null = null;
+let references: Map<number, Reference> | null = null;
+/**
+ * The shape node of the key whose value is being read by `readShapedMap`, null elsewhere: a map
+ * read as that value predicts its first key from the node's `valueHot`. Only a prediction (the
+ * key's bytes are still compared), so a map that is not that value and takes it costs a miss.
+ * Cleared when the outermost decode ends, succeeded or not, so no node of a tree renewed before
+ * the next decode is ever compared (its key slots are reused).
+ */
+let valueKey: MapShape | null = null;
+
+interface StringBundle {
+  /** Strings with non-ASCII characters (referenced by `c1` + a negative or zero count). */
+  readonly nonAscii: string;
+  /** Pure-ASCII strings (referenced by `c1` + a positive count). */
+  readonly ascii: string;
+  nonAsciiPosition: number;
+  asciiPosition: number;
+  /** Where the bundle's strings start: the value must end exactly here. */
+  readonly stringsStart: number;
+  /** Where reading continues once the top-level value is done: after the bundle's strings. */
+  readonly end: number;
+}
+
+interface Reference {
+  target: unknown;
+  used: boolean;
+}
+
+// ---- errors ------------------------------------------------------------------------------------
+
+/** The input ends before the value: `needEnd` is the least end offset a length header promised. */
+function incomplete(needEnd?: number): IncompleteDataError {
+  const missing = needEnd !== undefined && needEnd > srcEnd && position <= srcEnd
+    ? needEnd - srcEnd
+    : undefined;
+  const detail = missing === undefined ? "" : `: ${missing} more bytes needed`;
+  // the offset is where the input ran out
+  return new IncompleteDataError(
+    `Unexpected end of MessagePack data at offset ${srcEnd}${detail}`,
+    srcEnd,
+    missing,
+  );
+}
+
+// Heap allowance. Most values take at most ~56 bytes of heap per byte of input (an empty object
+// from one `80` byte is the worst); a few take far more: an empty Map (one byte, ~200 bytes of
+// heap), an Error, a RegExp, a record definition, a copied binary or typed array. These are
+// charged against an allowance of max(16 MiB, 40 bytes per input byte) per decode call, so no
+// input under 1 MB can make a decode allocate 100 MB (40 + 56 bytes per input byte at most).
+const HEAP_ALLOWANCE_FLOOR = 16 * 1024 * 1024;
+const HEAP_ALLOWANCE_PER_INPUT_BYTE = 40;
+const MAP_HEAP = 200;
+const SET_HEAP = 200;
+const ERROR_HEAP = 600;
+const REGEXP_HEAP = 300;
+const DEFINITION_HEAP = 1000;
+const DEFINITION_KEY_HEAP = 16;
+const BUFFER_HEAP = 200;
+
+function chargeHeap(cost: number, offset: number): void {
+  if ((heapAllowance -= cost) < 0) {
+    throw invalid(
+      `Input would allocate more memory than allowed for its size (${HEAP_ALLOWANCE_PER_INPUT_BYTE} bytes per input byte, at least 16 MiB)`,
+      offset,
+    );
+  }
+}
+
+function invalid(message: string, offset: number): DecodeError {
+  return new DecodeError(`${message} at offset ${offset}`, offset);
+}
+
+/**
+ * Floats that an input without a view still reads from its bytes (`float64At`, `float32At`) before
+ * it gets one: reading a float that way costs 6-10 ns more than from a view, and making the view
+ * costs ~60 ns on Deno and 25-130 ns on Bun. Set when a decode starts; a decode nested in another
+ * may leave it lower, which only makes the outer one's view sooner.
+ */
+const FLOATS_BEFORE_VIEW = 6;
+let floatsBeforeView = FLOATS_BEFORE_VIEW;
+
+/** Makes `view` (callers test `view` first: an inline null check is cheaper than this call). */
+function makeView(): DataView {
+  view = new DataView(src.buffer, src.byteOffset, src.byteLength);
+  shareScanView(src, view);
+  if (view.buffer.byteLength <= KEPT_VIEW_MAX_BUFFER) {
+    keptViewInput = src;
+    keptViewLength = src.byteLength;
+    keptView = view;
+  }
+  return view;
+}
+
+/**
+ * The view made for the last input whose buffer has at most KEPT_VIEW_MAX_BUFFER bytes, with that
+ * input and its length, kept for the next decode of the same array: an input array that is filled
+ * and decoded again and again (a database read copied into one buffer, as msgpackr recommends)
+ * makes its view once, as in msgpackr, which keeps it as a property of the array. The length is
+ * compared too: an array over a buffer that was detached or resized since has another length (a
+ * detached one has 0). The kept input stays referenced until another one replaces it.
+ *
+ * A small input (under EAGER_VIEW_MIN_INPUT bytes) starts with its kept view too, once one was
+ * made for it (its seventh float, or a 64-bit integer): floats.json (15 numbers, 135 bytes)
+ * decoded again and again took 238 ns on Deno and 186 on Bun, making a view at every decode, and
+ * takes 106 and 82 (msgpackr: 108-114 and 88).
+ */
+let keptViewInput: Uint8Array | null = null;
+let keptViewLength = 0;
+let keptView: DataView | null = null;
+/** Largest buffer whose input's view is kept (so at most this much is kept alive by it). */
+const KEPT_VIEW_MAX_BUFFER = 0x10000;
+
+// ---- the reader --------------------------------------------------------------------------------
+
+/** Reads one value at `position`. */
+export function read(): unknown {
+  const token = src[position++];
+  if (token < 0xa0) {
+    if (token < 0x80) {
+      if (token < 0x40) return token; // positive fixint
+      return readRecordOrInteger(token); // 0x40..0x7f: record id, or fixint when none is defined
+    }
+    if (token < 0x90) return readMap(token - 0x80); // fixmap
+    return readArray(token - 0x90); // fixarray
+  }
+  if (token < 0xc0) { // fixstr
+    const length = token - 0xa0;
+    if (length > 0 && length <= VALUE_CACHE_MAX && valueCacheOn && view !== null && !fatalStrings) {
+      if (length > srcEnd - position) throw incomplete(position + length);
+      position += length;
+      // the value cache's hit test, written out (see VALUE_WORDS)
+      const start = position - length;
+      const first = length >= 4 ? view.getInt32(start, true) : shortWordAt(src, start, length);
+      const last = length >= 4 ? view.getInt32(start + length - 4, true) : 0;
+      const salt = length > 8 ? view.getInt32(start + 4, true) ^ length : length;
+      const entry = Math.imul(first ^ Math.imul(last + salt, VALUE_HASH_A), VALUE_HASH_B) >>>
+        VALUE_SHIFT;
+      const base = entry * VALUE_STRIDE;
+      const text = VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
+          VALUE_WORDS[base + 1] === last &&
+          (length <= 8 || middleWordsMatch(view, base, start, length, salt))
+        ? VALUE_STRINGS[entry]
+        : cachedStringMiss(valueCache, entry, src, start, length, first, last);
+      if (--valueCacheCountdown === 0) endValueCacheWindow();
+      return text;
+    }
+    return readString(length);
+  }
+  if (token >= 0xe0) return token - 0x100; // negative fixint
+  // 0xc0..0xdf: one switch in this function, so a typed value costs no further call
+  let length: number;
+  const offset = position - 1;
+  switch (token) {
+    case 0xc0:
+      return null;
+    case 0xc1:
+      return bundle === null ? C1 : readBundledString();
+    case 0xc2:
+      return false;
+    case 0xc3:
+      return true;
+    case 0xc4: // bin8
+      return readBinary(readLength1());
+    case 0xc5: // bin16
+      return readBinary(readLength2());
+    case 0xc6: // bin32
+      return readBinary(readLength4());
+    case 0xc7: // ext8
+      return readExtension(readLength1(), offset);
+    case 0xc8: // ext16
+      return readExtension(readLength2(), offset);
+    case 0xc9: // ext32
+      return readExtension(readLength4(), offset);
+    case 0xca: // float32
+      return readFloat32();
+    case 0xcb: { // float64
+      if (position + 8 > srcEnd) throw incomplete(position + 8);
+      if (view === null) return readFloat64WithoutView();
+      const value = view.getFloat64(position);
+      position += 8;
+      return value;
+    }
+    case 0xcc: // uint8
+      return src[position++];
+    case 0xcd: // uint16
+      length = (src[position] << 8) | src[position + 1];
+      position += 2;
+      return length;
+    case 0xce: // uint32
+      length = src[position] * 0x1000000 +
+        ((src[position + 1] << 16) | (src[position + 2] << 8) | src[position + 3]);
+      position += 4;
+      return length;
+    case 0xcf: // uint64
+      return readInt64(false);
+    case 0xd0: // int8
+      return (src[position++] << 24) >> 24;
+    case 0xd1: // int16
+      length = ((src[position] << 24) >> 16) | src[position + 1];
+      position += 2;
+      return length;
+    case 0xd2: // int32
+      length = (src[position] << 24) | (src[position + 1] << 16) | (src[position + 2] << 8) |
+        src[position + 3];
+      position += 4;
+      return length;
+    case 0xd3: // int64
+      return readInt64(true);
+    case 0xd4: // fixext1
+      return readFixExt1(offset);
+    case 0xd5: // fixext2
+      if (src[position] === 0x72) return readTwoByteDefinition(offset);
+      return readExtension(2, offset);
+    case 0xd6: // fixext4
+      return readExtension(4, offset);
+    case 0xd7: // fixext8
+      return readExtension(8, offset);
+    case 0xd8: // fixext16
+      return readExtension(16, offset);
+    case 0xd9: // str8
+      return readString(readLength1());
+    case 0xda: // str16
+      return readString(readLength2());
+    case 0xdb: // str32
+      return readString(readLength4());
+    case 0xdc: // array16
+      return readArray(readLength2());
+    case 0xdd: // array32
+      return readArray(readLength4());
+    case 0xde: // map16
+      return readMap(readLength2());
+    case 0xdf: // map32
+      return readMap(readLength4());
+  }
+  if (token === undefined) throw incomplete();
+  throw invalid(`Unknown MessagePack token 0x${token.toString(16)}`, offset);
+}
+
+function readLength1(): number {
+  if (position >= srcEnd) throw incomplete(position + 1);
+  return src[position++];
+}
+
+function readLength2(): number {
+  if (position + 2 > srcEnd) throw incomplete(position + 2);
+  const length = (src[position] << 8) | src[position + 1];
+  position += 2;
+  return length;
+}
+
+function readLength4(): number {
+  if (position + 4 > srcEnd) throw incomplete(position + 4);
+  const length = src[position] * 0x1000000 +
+    ((src[position + 1] << 16) | (src[position + 2] << 8) | src[position + 3]);
+  position += 4;
+  return length;
+}
+
+/**
+ * A float64 in an input that has no view (a small one: see EAGER_VIEW_MIN_INPUT): from its bytes
+ * while {@linkcode floatsBeforeView} lasts, then from a view made for this and the rest.
+ */
+function readFloat64WithoutView(): number {
+  const value = --floatsBeforeView >= 0
+    ? float64At(src, position)
+    : makeView().getFloat64(position);
+  position += 8;
+  return value;
+}
+
+function readFloat32(): number {
+  if (position + 4 > srcEnd) throw incomplete(position + 4);
+  const value = view !== null
+    ? view.getFloat32(position)
+    : --floatsBeforeView >= 0
+    ? float32At(src, position)
+    : makeView().getFloat32(position);
+  if (context.roundFloat32) {
+    // round to the significant decimal digits float32 holds; exponent = bits 30..23
+    const multiplier =
+      DECIMAL_MULTIPLIERS[((src[position] & 0x7f) << 1) | (src[position + 1] >> 7)];
+    position += 4;
+    return ((multiplier * value + (value > 0 ? 0.5 : -0.5)) >> 0) / multiplier;
+  }
+  position += 4;
+  return value;
+}
+
+function readInt64(signed: boolean): number | bigint | string {
+  if (position + 8 > srcEnd) throw incomplete(position + 8);
+  const dv = view ?? makeView();
+  let value: number | bigint | string;
+  switch (context.int64) {
+    case 1:
+      value = (signed ? dv.getInt32(position) : dv.getUint32(position)) * 0x100000000 +
+        dv.getUint32(position + 4);
+      break;
+    case 2:
+      value = (signed ? dv.getBigInt64(position) : dv.getBigUint64(position)).toString();
+      break;
+    case 3: {
+      const big = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
+      value = big >= -0x20000000000000n && big <= 0x20000000000000n ? Number(big) : big;
+      break;
+    }
+    default:
+      value = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
+  }
+  position += 8;
+  return value;
+}
+
+function readString(length: number): string {
+  if (length > srcEnd - position) throw incomplete(position + length);
+  const start = position;
+  position += length;
+  if (fatalStrings) return strictString(start, position);
+  if (length <= VALUE_CACHE_MAX && length > 0 && valueCacheOn) {
+    // here only for an input without a view, or a short string in a str8/16/32: a fixstr in an
+    // input with a view takes the hit test written out in `read` and `readStringElements`
+    const text = cachedString(valueCache, src, start, length);
+    if (--valueCacheCountdown === 0) endValueCacheWindow();
+    return text;
+  }
+  if (length <= VALUE_CACHE_MAX && --valueCacheCountdown === 0) startValueCacheWindow();
+  if (length >= MIN_SLICED && length <= MAX_SLICED) {
+    // no view (a small input): its ASCII test reads bytes rather than make one
+    const text = sliceAsciiString(src, view, start, position, srcEnd);
+    if (text !== null) return text;
+  }
+  return UTF8_BATCHES ? otherString(start, position) : decodeString(src, start, position);
+}
+
+/**
+ * A string that neither cache nor window took (so a medium one is not ASCII), where there are
+ * batches (Bun, Deno): from a batch of the non-ASCII strings around it (`_strings/utf8_batch.ts`). Out of
+ * `readString`, so that the path of cached and windowed strings stays as short as without batches
+ * (inside it, strings2.json decoded 10% slower on Bun).
+ */
+function otherString(start: number, end: number): string {
+  const length = end - start;
+  if (length >= MIN_SLICED && length <= MAX_SLICED) {
+    return nonAsciiString(src, view, start, end, srcEnd);
+  }
+  if (length <= MAX_SLICED) return decodeString(src, start, end);
+  return sliceLongFromWindow(src, view, start, end) ?? batchedString(src, start, end);
+}
+
+// Short string values often repeat (statuses, names, enum-like fields), and a cache hit saves
+// the allocation; but a miss costs more than decoding (unique values: ~0.65× speed). So the cache
+// is probed in windows of VALUE_CACHE_WINDOW lookups, and when fewer than a quarter of a window
+// hit, bypassed for the next 1024 short strings of this decode, twice as many after each further
+// window that fails (up to 65536), so unique data pays almost nothing.
+const VALUE_CACHE_MAX = valueCache.maxBytes;
+// The value cache's tables, for the hit test that `read` (fixstr values, so every string field of
+// a record) and `readStringElements` write out: `cachedString`'s test, the same words compared the
+// same way (layout in `_strings/string_cache.ts`), read through the input's view (one load a word instead
+// of four), with the miss sent on to `cachedStringMiss`. Written out because neither engine
+// inlines a lookup function there for good: JavaScriptCore never inlines one this large (the
+// view-reading lookup that was here, `cachedStringInView`, cost 360 of its bytecode units), and
+// V8 stopped inlining it into `read` once it had optimized code of its own (265 + 214-633 bytes
+// against the caller's 920). Measured in a process that decoded other
+// payloads first, against the call: strings2.json 10.6-10.9 -> 8.3-9.3 µs on Bun and 9.1-9.8 ->
+// 8.5-8.8 on Deno; records of the service response 3.6 -> 3.0-3.1 (Bun) and 3.4 -> 3.0-3.2 µs
+// (Deno), example4.json 9.5 -> 7.9-8.8 (Bun), the log events 143 -> 119-122 µs (Bun).
+// The entry's hash is written out as well (`entryOf`'s, with its multipliers): V8 left the call
+// to `entryOf` in `readStringElements` (10% of a Deno profile of strings2.json). Written out,
+// plain strings2.json decodes 1.07x as fast in a process of its own, and after the other bench
+// payloads records of strings2 1.08x, example4 1.04-1.07x and the log events 1.03-1.05x (Deno;
+// JavaScriptCore level within the harness's spread).
+const VALUE_STRIDE = valueCache.maxBytes >> 2;
+const VALUE_SHIFT = valueCache.shift;
+// copied into constants of this module: with the imported bindings in its place, as `entryOf`'s
+// module uses them, the written-out hash made strings2.json 4% slower instead of 7% faster on Deno
+// (V8 did not treat the imported bindings as the constants they are)
+const VALUE_HASH_A = ENTRY_HASH_A;
+const VALUE_HASH_B = ENTRY_HASH_B;
+const VALUE_LENGTHS = valueCache.lengths;
+const VALUE_WORDS = valueCache.words;
+const VALUE_STRINGS = valueCache.strings;
+
+/**
+ * The rest of the hit test for a string of 9..16 bytes (VALUE_CACHE_MAX): its middle words, bytes
+ * 4..8 (which `salt` already holds, mixed with the length) and, over 12 bytes, 8..12: the words
+ * `restMatches` compares, without its loop loading bytes 4..8 again one at a time.
+ */
+function middleWordsMatch(
+  view: DataView,
+  base: number,
+  start: number,
+  length: number,
+  salt: number,
+): boolean {
+  return VALUE_WORDS[base + 2] === (salt ^ length) &&
+    (length <= 12 || VALUE_WORDS[base + 3] === view.getInt32(start + 8, true));
+}
+
+const VALUE_CACHE_WINDOW = 64;
+const VALUE_CACHE_FIRST_REST = 1024;
+const VALUE_CACHE_LONGEST_REST = 65536;
+let valueCacheRest = VALUE_CACHE_FIRST_REST;
+let valueCacheOn = true;
+let valueCacheCountdown = VALUE_CACHE_WINDOW;
+let valueCacheMissesBefore = 0;
+
+/** A probe window ended: keep the cache on, or bypass it for a while if it rarely hit. */
+function endValueCacheWindow(): void {
+  // fewer than a quarter of the window hit: more than three quarters missed
+  if (valueCache.misses - valueCacheMissesBefore > VALUE_CACHE_WINDOW * 3 / 4) {
+    valueCacheOn = false;
+    valueCacheCountdown = valueCacheRest;
+    if (valueCacheRest < VALUE_CACHE_LONGEST_REST) valueCacheRest *= 2;
+  } else {
+    valueCacheRest = VALUE_CACHE_FIRST_REST;
+    startValueCacheWindow();
+  }
+}
+
+function startValueCacheWindow(): void {
+  valueCacheOn = true;
+  valueCacheCountdown = VALUE_CACHE_WINDOW;
+  valueCacheMissesBefore = valueCache.misses;
+}
+
+/** A string under the `fatal` option: ill-formed UTF-8 is invalid data. */
+function strictString(start: number, end: number): string {
+  const text = decodeStringStrict(src, start, end);
+  if (text === null) throw invalid("Invalid UTF-8 in string", start);
+  return text;
+}
+
+function readBinary(length: number): Uint8Array {
+  if (length > srcEnd - position) throw incomplete(position + length);
+  const start = position;
+  position += length;
+  // a plain Uint8Array even when the input is a Node Buffer
+  if (!context.copyBuffers) return new Uint8Array(src.buffer, src.byteOffset + start, length);
+  chargeHeap(BUFFER_HEAP + length, start);
+  return src.slice(start, position);
+}
+
+function enterContainer(): void {
+  if (++depth > context.maxDepth) {
+    throw invalid(`Nesting deeper than maxDepth (${context.maxDepth})`, position - 1);
+  }
+}
+
+function readArray(length: number): unknown[] {
+  // every element takes at least one byte: check before allocating, and charge the per-decode
+  // budget so nested arrays cannot pre-allocate more slots than the input has bytes
+  if (length > srcEnd - position || (budget -= length) < 0) throw incomplete(position + length);
+  enterContainer();
+  const array = new Array(length);
+  const first = src[position];
+  if (first >= 0xa0 && first < 0xc0) readStringElements(array, length);
+  else if (first < 0x40 || first >= 0xe0 || (first >= 0xca && first <= 0xd3)) {
+    readNumberElements(array, length);
+  } else for (let i = 0; i < length; i++) array[i] = read();
+  depth--;
+  return context.freezeData ? Object.freeze(array) as unknown[] : array;
+}
+
+/**
+ * The elements of an array that starts with a fixstr (a list of names, tags, words): a fixstr is
+ * read here without the call to `read`. JavaScriptCore inlines `read` into the array loop only
+ * while `read` has seen few kinds of token; in a process that decodes varied data it stops, and
+ * every element pays a call (strings2.json in the bench process: 12.2-12.4 -> 11.3-11.7 µs on Bun,
+ * 10.0-11.5 -> 9.6-10.5 on Deno). Chosen by the first element, so arrays of numbers or maps keep
+ * the plain loop (testing every element's token slowed numeric arrays by 15% on Deno).
+ *
+ * A short fixstr is looked up in the value cache here, as `readString` would look it up, rather
+ * than through `readString`. V8 inlines a function that already has optimized code only if its
+ * bytecode plus everything that code inlined fits the caller's budget (920 bytes). In a process
+ * that decoded other data first, `readString` has been optimized on its own with the Latin-1
+ * window and the lookup inside (315 + 701-798 bytes), so this loop called it for every element:
+ * strings2.json after example4.json and sample-large.json took 11.3-11.9 µs on Deno against
+ * 9.3 in a fresh process, and 9.2-9.6 with the lookup called from here (Bun: 11.1 -> 10.6); with
+ * the hit test written out here (see VALUE_WORDS), 8.5-8.8 on Deno and 8.3-9.3 on Bun.
+ */
+function readStringElements(array: unknown[], count: number): void {
+  // The input, its view, its end and the read position in locals while strings hit the cache, so
+  // the loop no longer loads and stores module variables for each element (kept in memory, and
+  // loaded again after any call). `position` is written back before any call that reads it
+  // (`readString`, `read`, an error) and read back after. strings2.json decoded 1.05-1.09x as
+  // fast on Deno and 1.26-1.27x on Bun (same-process A/B, plain and records); the other payloads
+  // within the harness's noise.
+  const bytes = src;
+  const dv = view;
+  const end = srcEnd;
+  // the hit test needs the view and lenient strings; only `valueCacheOn` changes in the loop
+  const cacheable = dv !== null && !fatalStrings;
+  let cacheOn = cacheable && valueCacheOn;
+  let at = position;
+  for (let i = 0; i < count; i++) {
+    const token = bytes[at];
+    const length = token - 0xa0; // a fixstr's length when token is one
+    if (length > 0 && length <= VALUE_CACHE_MAX && cacheOn) {
+      if (length >= end - at) {
+        position = at;
+        throw incomplete(at + 1 + length);
+      }
+      // the value cache's hit test, written out as in `read` (see VALUE_WORDS)
+      const start = at + 1;
+      at = start + length;
+      const first = length >= 4 ? dv!.getInt32(start, true) : shortWordAt(bytes, start, length);
+      const last = length >= 4 ? dv!.getInt32(at - 4, true) : 0;
+      const salt = length > 8 ? dv!.getInt32(start + 4, true) ^ length : length;
+      const entry = Math.imul(first ^ Math.imul(last + salt, VALUE_HASH_A), VALUE_HASH_B) >>>
+        VALUE_SHIFT;
+      const base = entry * VALUE_STRIDE;
+      array[i] = VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
+          VALUE_WORDS[base + 1] === last &&
+          (length <= 8 || middleWordsMatch(dv!, base, start, length, salt))
+        ? VALUE_STRINGS[entry]
+        : cachedStringMiss(valueCache, entry, bytes, start, length, first, last);
+      if (--valueCacheCountdown === 0) {
+        endValueCacheWindow();
+        cacheOn = valueCacheOn;
+      }
+    } else {
+      position = at;
+      if (token >= 0xa0 && token < 0xc0) {
+        position++;
+        array[i] = readString(length);
+      } else {
+        array[i] = read();
+      }
+      at = position;
+      cacheOn = cacheable && valueCacheOn;
+    }
+  }
+  position = at;
+}
+
+/**
+ * The elements of an array that starts with a number (measurements, ids, vectors). The four
+ * commonest number tokens are read here without the call to `read`, which neither engine inlines
+ * into an element loop (it is too large):
+ *
+ * - positive fixint `0xxxxxxx` below 0x40 (0x40..0x7f may be record ids: those go to `read`)
+ * - float64 `cb` + 8 bytes big-endian, when the input has its view (inputs of 512 bytes and more)
+ * - uint32 `ce` + 4 bytes and uint16 `cd` + 2 bytes, big-endian
+ *
+ * Every other token goes to `read`, and so does a float64 whose bytes run past the input (the view
+ * would throw a RangeError). A uint cut short reads `undefined` bytes as `read` does, and the
+ * decode then fails on `position > srcEnd` as it would there.
+ *
+ * The numeric arrays payload (3 × 5,000 numbers) decoded in 134 -> 76 µs on Deno and 108 -> 64 µs
+ * on Bun (same-process A/B, scratch harness). Chosen by the first element, as
+ * `readStringElements` is.
+ */
+function readNumberElements(array: unknown[], length: number): void {
+  // locals, as in readStringElements: `position` written back before `read` and read after (the
+  // numeric arrays: 1.11-1.27x on Bun in five same-process A/B runs, Deno 1.01-1.13x)
+  const bytes = src;
+  const dv = view;
+  const end = srcEnd;
+  let at = position;
+  for (let i = 0; i < length; i++) {
+    const token = bytes[at];
+    if (token < 0x40) {
+      at++;
+      array[i] = token;
+    } else if (token === 0xcb && dv !== null && at + 9 <= end) {
+      array[i] = dv.getFloat64(at + 1);
+      at += 9;
+    } else if (token === 0xce) {
+      array[i] = bytes[at + 1] * 0x1000000 +
+        ((bytes[at + 2] << 16) | (bytes[at + 3] << 8) | bytes[at + 4]);
+      at += 5;
+    } else if (token === 0xcd) {
+      array[i] = (bytes[at + 1] << 8) | bytes[at + 2];
+      at += 3;
+    } else {
+      position = at;
+      array[i] = read();
+      at = position;
+    }
+  }
+  position = at;
+}
+
+function readMap(length: number): unknown {
+  // every entry takes at least two bytes
+  if (length > (srcEnd - position) / 2) throw incomplete(position + 2 * length);
+  enterContainer();
+  // kept small (the forms are functions of their own) so engines can inline it into `read`
+  // without spending their inlining budget there
+  const result = !context.mapsAsObjects
+    ? readMapAsMap(length)
+    : length <= MAX_SHAPED_KEYS && length > 0
+    ? readShapedMap(length)
+    : storeEntries({}, length);
+  depth--;
+  return result;
+}
+
+/** A map as a `Map` (`mapsAsObjects: false`). */
+function readMapAsMap(length: number): Map<unknown, unknown> {
+  chargeHeap(MAP_HEAP, position);
+  const map = new Map();
+  for (let i = 0; i < length; i++) map.set(read(), read());
+  return map;
+}
+
+/**
+ * Reads `count` map entries into `object`, one store each, and returns it (maps the shape tree
+ * does not follow, and the rest of a map it stops following).
+ */
+function storeEntries(object: Record<string, unknown>, count: number): Record<string, unknown> {
+  for (let i = 0; i < count; i++) object[readKey()] = read();
+  return object;
+}
+
+/** Next free slot of the map value stack (`_records/map_shapes.ts`). */
+let stackTop = 0;
+
+/**
+ * A map of 1..MAX_SHAPED_KEYS entries as an object, built when its last value is read: its keys
+ * are followed down the shape tree and its values wait on the value stack, so a key sequence
+ * seen often is built by its shape's builder (see `_records/map_shapes.ts`).
+ */
+function readShapedMap(length: number): object {
+  const base = stackTop;
+  markStackUse(base + length); // before reading: a decode that fails midway is cleared too
+  const tree = mapShapes;
+  let shape = tree.root;
+  const words = tree.keyWords;
+  // Keys are compared with kept bytes except under `fatal` (the kept bytes may come from a
+  // lenient decode); through the view, or from byte loads in a small input that has none (see
+  // EAGER_VIEW_MIN_INPUT).
+  const compare = !fatalStrings;
+  const dv = view; // read once: calls inside the loop keep the engines from caching `view`
+  // the key this map is the value of, if the map around it said so: it predicts the first key
+  const parentKey = valueKey;
+  let hot = parentKey !== null && parentKey.valueHot !== null ? parentKey.valueHot : shape.hot;
+  for (let i = 0; i < length; i++) {
+    // Is the next key the one this shape met last? Compare the input with its encoded bytes
+    // (layout in `_records/shape_tree.ts`), four at a time; if equal, step over them: no decoding.
+    // Inline, not a call: a call here costs JavaScriptCore a tenth of the whole decode.
+    let same = false;
+    if (hot !== null && compare) {
+      const keyLength = hot.keyLength;
+      const at = hot.keyAt;
+      const p = position;
+      if (keyLength === 0 || p + keyLength > srcEnd) {
+        // no kept bytes (another encoding), or not enough input: decode the key
+      } else if (keyLength >= 4) {
+        if (dv !== null) {
+          same = dv.getInt32(p, true) === words[at] &&
+            dv.getInt32(p + keyLength - 4, true) === words[at + 1];
+          for (let offset = 4, word = at + 2; same && offset < keyLength - 4; offset += 4) {
+            same = dv.getInt32(p + offset, true) === words[word++];
+          }
+        } else {
+          // a small input: byte loads, and the string caches' comparison of the middle words
+          same = wordAt(src, p) === words[at] && wordAt(src, p + keyLength - 4) === words[at + 1] &&
+            restMatches(words, at + 2, src, p, keyLength);
+        }
+      } else {
+        same = shortWordAt(src, p, keyLength) === words[at];
+      }
+      if (same) position = p + keyLength;
+    }
+    if (same) {
+      shape = hot!;
+    } else {
+      const keyStart = position;
+      const key = readKey();
+      const next = hot !== null && hot.key === key ? hot : tree.step(shape, key);
+      if (next === null) {
+        valueKey = null;
+        return readUnshapedRest(shape, base, i, key, length);
+      }
+      // the key's bytes are kept where keys are compared (not under `fatal`: they were not checked)
+      if (next.keyLength === 0 && compare) tree.keepKey(next, src, keyStart, position);
+      if (i === 0 && parentKey !== null) parentKey.valueHot = next;
+      shape = next;
+    }
+    valueKey = shape;
+    valueStack[stackTop++] = read(); // the slot is taken before a nested map reads
+    hot = shape.hot;
+  }
+  valueKey = null;
+  stackTop = base;
+  return objectOfShape(shape, base, context.compileReaders);
+}
+
+/**
+ * Finishes a map with plain stores when the shape tree has no node for its next key (the key's
+ * first sighting there, or a full tree): the `count` values read so far (under the keys of
+ * `shape`), then `key` and the entries after it.
+ */
+function readUnshapedRest(
+  shape: MapShape,
+  base: number,
+  count: number,
+  key: string,
+  length: number,
+): object {
+  stackTop = base;
+  const object = storeValues(shapeNames(shape), count, base);
+  object[key] = read();
+  return storeEntries(object, length - count - 1);
+}
+
+/**
+ * Reads a map key as a property name; fixstr keys come from the key cache. `__proto__` becomes
+ * `__proto_` (msgpackr's rule, §6.5), so a decoded map can never replace an object's prototype.
+ */
+function readKey(): string {
+  let key: string;
+  const token = src[position];
+  if (token >= 0xa0 && token < 0xc0) {
+    const length = token - 0xa0;
+    if (length >= srcEnd - position) throw incomplete(position + 1 + length);
+    position += 1 + length;
+    // the key cache is shared with lenient decoders: strict keys are checked, not cached
+    key = fatalStrings
+      ? strictString(position - length, position)
+      : length === 0
+      ? ""
+      : length > keyCache.maxBytes
+      ? decodeString(src, position - length, position)
+      : cachedString(keyCache, src, position - length, length);
+  } else {
+    const offset = position;
+    key = toPropertyKey(read(), offset);
+  }
+  return key === "__proto__" ? "__proto_" : key;
+}
+
+/**
+ * Property name for a decoded key (WIRE-FORMAT §6.4): numbers, booleans and bigints become their
+ * text, null and undefined "null"/"undefined", arrays of those their comma-joined text when
+ * `allowArraysInMapKeys` is set; anything else is an error.
+ */
+function toPropertyKey(key: unknown, offset: number): string {
+  switch (typeof key) {
+    case "string":
+      return key;
+    case "number":
+    case "boolean":
+    case "bigint":
+      return String(key);
+    case "undefined":
+      return "undefined";
+  }
+  if (key === null) return "null";
+  if (context.allowArraysInMapKeys && Array.isArray(key)) {
+    const flat = key.flat();
+    if (flat.every((item) => PRIMITIVE_KEY_TYPES.has(typeof item))) return flat.toString();
+  }
+  throw invalid(
+    `Invalid property type for record: ${typeof key}. A MessagePack map with non-string keys can be decoded as a Map with mapsAsObjects: false`,
+    offset,
+  );
+}
+const PRIMITIVE_KEY_TYPES = new Set(["string", "number", "boolean", "bigint"]);
+
+// ---- records (WIRE-FORMAT §1) ------------------------------------------------------------------
+
+function readRecordOrInteger(token: number): unknown {
+  const slot = token & 0x3f;
+  let type = recordTypes[slot];
+  if (type === undefined) {
+    // plain MessagePack from any encoder: without shared structures it is just the integer
+    if (!sharedStructuresPossible) return token;
+    type = resolveRecordSlot(slot);
+    if (type === undefined) return token;
+  }
+  return type.twoByte ? readTwoByteRecord(slot, type) : readRecord(type);
+}
+
+/** A slot without a type: maybe a shared structure, perhaps after loading them. */
+function resolveRecordSlot(slot: number): RecordType | undefined {
+  const records = context.records;
+  const type = records.resolve(slot);
+  if (type !== undefined || records.getStructures === null || records.triedLoading) return type;
+  records.triedLoading = true;
+  loadSharedStructures(records);
+  return records.types[slot] ?? records.resolve(slot);
+}
+
+function loadSharedStructures(records: RecordTable): void {
+  const loaded = withSavedState(() => records.getStructures!());
+  if (loaded == null) return;
+  if (!Array.isArray(loaded)) {
+    throw new TypeError("getStructures() must return an array of structures");
+  }
+  // a frozen table (from a cache, say) is copied, so the packer can append to it
+  records.replaceShared(Object.isFrozen(loaded) ? loaded.map((keys) => keys.slice()) : loaded);
+  recordTypes = records.types;
+}
+
+function readRecord(type: RecordType): object {
+  if ((budget -= type.size) < 0) throw incomplete(position + type.size);
+  enterContainer();
+  const object = type.read();
+  depth--;
+  return object;
+}
+
+/** First byte 0x60..0x7f in two-byte mode: a high byte follows (§1.4). */
+function readTwoByteRecord(firstSlot: number, firstType: RecordType): object {
+  if (position >= srcEnd) throw incomplete(position + 1);
+  const high = src[position++];
+  if (high === 0) {
+    if (firstType.keys === null) {
+      throw invalid(`Record id is not defined for ${firstSlot}`, position - 2);
+    }
+    return readRecord(firstType);
+  }
+  const slot = firstSlot + (high << 5);
+  const type = recordTypes[slot] ?? resolveRecordSlot(slot);
+  if (type === undefined || type.keys === null) {
+    throw invalid(`Record id is not defined for ${slot}`, position - 2);
+  }
+  return readRecord(type);
+}
+
+/** `d4 72 ID` ⟨keys⟩ ⟨values⟩: defines slot ID & 0x3f and reads the first record. */
+function readOneByteDefinition(): object {
+  if (position >= srcEnd) throw incomplete(position + 1);
+  const slot = src[position++] & 0x3f;
+  return defineAndReadRecord(slot, false);
+}
+
+/** `d5 72 LO HI` ⟨keys⟩ ⟨values⟩: defines slot 32 + (LO & 0x1f) + 32·HI (§1.4). */
+function readTwoByteDefinition(headerOffset: number): object {
+  if (position + 3 > srcEnd) throw incomplete(position + 3);
+  const low = src[position + 1];
+  const high = src[position + 2];
+  position += 3;
+  if ((low & 0x3f) < 32) {
+    throw invalid(`Invalid two-byte record id 0x${low.toString(16)}`, headerOffset);
+  }
+  const dispatchSlot = 32 + (low & 0x1f);
+  if (high !== 0) context.records.ensureDispatcher(dispatchSlot);
+  return defineAndReadRecord(dispatchSlot + (high << 5), high === 0);
+}
+
+function defineAndReadRecord(slot: number, twoByte: boolean): object {
+  const keysOffset = position;
+  const keys = read();
+  if (!Array.isArray(keys)) {
+    throw invalid("Record definition keys must be an array", keysOffset);
+  }
+  chargeHeap(DEFINITION_HEAP + DEFINITION_KEY_HEAP * keys.length, keysOffset);
+  const records = context.records;
+  // keys are usually the key cache's strings, so an unchanged shape compares by identity
+  const previous = records.previousDefinition(slot, keys, twoByte);
+  const type = previous !== undefined
+    ? records.define(slot, previous.keys!, twoByte, previous)
+    : records.define(slot, keys.map((key) => toPropertyKey(key, keysOffset)), twoByte);
+  recordTypes = context.records.types;
+  return readRecord(type);
+}
+
+/** The record type factory each instance's table uses; readers call the module's `read`. */
+export function createRecordTable(
+  shared: Structure[] | null,
+  getStructures: (() => Structure[] | undefined | null) | null,
+  settings: { freezeData: boolean; compileReaders: boolean },
+): RecordTable {
+  return new RecordTable(
+    shared,
+    getStructures,
+    (keys, twoByte, isShared) =>
+      createRecordType(keys, read, {
+        twoByte,
+        shared: isShared,
+        freeze: settings.freezeData,
+        compile: settings.compileReaders,
+      }),
+  );
+}
+
+// ---- extensions (WIRE-FORMAT §3, §4, §7.1) -----------------------------------------------------
+
+function readFixExt1(headerOffset: number): unknown {
+  if (position + 2 > srcEnd) throw incomplete(position + 2);
+  const type = src[position];
+  if (type === 0x72) {
+    position++;
+    return readOneByteDefinition();
+  }
+  const custom = extensionDecoders[type];
+  if (custom !== undefined && !custom.unpack && custom.read) {
+    position += 2; // type and the filler byte: the extension's data is the next value
+    const data = readNested();
+    return runExtension(() => custom.read!(data), headerOffset);
+  }
+  return readExtension(1, headerOffset);
+}
+
+/** An ext of `length` payload bytes; `position` is at its type byte. */
+function readExtension(length: number, headerOffset: number): unknown {
+  if (length + 1 > srcEnd - position) throw incomplete(position + 1 + length);
+  const type = src[position++];
+  const start = position;
+  position += length;
+  const custom = extensionDecoders[type];
+  if (custom !== undefined) return readCustomExtension(custom, type, start, length, headerOffset);
+  switch (type) {
+    case 0x00: // undefined (the notepack convention)
+      return undefined;
+    case 0xff: // timestamp
+      return decodeTimestamp(src, start, length);
+    case 0x42: // "B": bigint beyond 64 bits
+      return decodeBigIntPayload(src, start, length);
+    case 0x62: // "b": string bundle
+      return readBundle(start, length);
+    case 0x69: // "i": the next value is object #id
+      return readIdentified(start, length, headerOffset);
+    case 0x70: // "p": object #id again
+      return readPointer(start, length, headerOffset);
+    case 0x73: // "s": Set; the payload is a filler, the elements follow as an array
+      chargeHeap(SET_HEAP, headerOffset);
+      return new Set(readTagged(headerOffset, "Set"));
+    case 0x65: // "e": Error
+      return readError(headerOffset);
+    case 0x78: // "x": RegExp
+      return readRegExp(headerOffset);
+    case 0x74: // "t": typed array, ArrayBuffer or DataView
+      return readTypedArray(start, length, headerOffset);
+  }
+  throw invalid(
+    // msgpackr's two wordings: the short one only for the fixext1 header
+    src[headerOffset] === 0xd4 ? `Unknown extension ${type}` : `Unknown extension type ${type}`,
+    headerOffset,
+  );
+}
+
+function readCustomExtension(
+  extension: Extension,
+  type: number,
+  start: number,
+  length: number,
+  headerOffset: number,
+): unknown {
+  if (extension.unpack) {
+    const payload = new Uint8Array(src.buffer, src.byteOffset + start, length);
+    return runExtension(() => extension.unpack!(payload), headerOffset);
+  }
+  // a read-style extension is only written as the fixext1 tag `d4 type 00` before its value
+  throw invalid(`Extension ${type} expects its value after a one-byte tag`, headerOffset);
+}
+
+/**
+ * Runs an extension's decoding code. Its input is complete (the payload length was checked), so
+ * an incomplete-data error from inside it (a nested `unpack` of bad bytes) is invalid data that
+ * more input cannot fix: it becomes a plain DecodeError, as msgpackr clears `incomplete` there.
+ */
+function runExtension(decodeWith: () => unknown, headerOffset: number): unknown {
+  try {
+    return decodeWith();
+  } catch (error) {
+    if (error instanceof IncompleteDataError) {
+      const wrapped = invalid(`Extension data is truncated (${error.message})`, headerOffset);
+      wrapped.cause = error;
+      throw wrapped;
+    }
+    throw error;
+  }
+}
+
+/** Reads a value that extension code receives; a value nested in an extension counts as a level. */
+function readNested(): unknown {
+  enterContainer();
+  const value = read();
+  depth--;
+  return value;
+}
+
+/** The value after a tag extension (Set, Error, RegExp): must be an array. */
+function readTagged(headerOffset: number, what: string): unknown[] {
+  const value = readNested();
+  if (!Array.isArray(value)) {
+    throw invalid(`${what} extension must be followed by an array`, headerOffset);
+  }
+  return value;
+}
+
+const ERROR_TYPES: Record<string, ErrorConstructor> = {
+  Error,
+  EvalError,
+  RangeError,
+  ReferenceError,
+  SyntaxError,
+  TypeError,
+  URIError,
+};
+
+function readError(headerOffset: number): Error {
+  chargeHeap(ERROR_HEAP, headerOffset);
+  // a decoded Error has no use for the decoder's stack: capturing it costs ~10 µs and heap
+  const errorClass = Error as { stackTraceLimit?: number };
+  const limit = errorClass.stackTraceLimit;
+  if (limit === undefined) return buildError(headerOffset); // engines without the setting
+  errorClass.stackTraceLimit = 0;
+  try {
+    return buildError(headerOffset);
+  } finally {
+    errorClass.stackTraceLimit = limit;
+  }
+}
+
+function buildError(headerOffset: number): Error {
+  const [name, message, cause] = readTagged(headerOffset, "Error");
+  const text = textOf(message, "message", headerOffset, "Error");
+  const errorName = textOf(name, "name", headerOffset, "Error");
+  const options = cause === undefined ? undefined : { cause };
+  if (errorName === "AggregateError" && typeof AggregateError === "function") {
+    return new AggregateError([], text, options);
+  }
+  const Type = Object.hasOwn(ERROR_TYPES, errorName) ? ERROR_TYPES[errorName] : undefined;
+  if (Type !== undefined) return new Type(text, options);
+  const error = new Error(text, options);
+  error.name = errorName;
+  return error;
+}
+
+/**
+ * Text of an Error or RegExp field: strings and other primitives. An object is invalid data: its
+ * conversion can run a hostile `toString`, or take exponential time on a graph of references.
+ */
+function textOf(value: unknown, field: string, headerOffset: number, what: string): string {
+  if (typeof value === "string") return value;
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) {
+    return String(value);
+  }
+  throw invalid(`${what} extension ${field} must be a string`, headerOffset);
+}
+
+function readRegExp(headerOffset: number): RegExp {
+  chargeHeap(REGEXP_HEAP, headerOffset);
+  const [source, flags] = readTagged(headerOffset, "RegExp");
+  const pattern = textOf(source, "source", headerOffset, "RegExp");
+  const flagText = textOf(flags, "flags", headerOffset, "RegExp");
+  try {
+    return new RegExp(pattern, flagText);
+  } catch (error) {
+    throw invalid(`Invalid RegExp extension (${(error as Error).message})`, headerOffset);
+  }
+}
+
+function readTypedArray(start: number, length: number, headerOffset: number): unknown {
+  const problem = length === 0
+    ? "Empty typed array extension"
+    : typedArrayPayloadProblem(src[start], length - 1);
+  if (problem !== null) throw invalid(problem, headerOffset);
+  chargeHeap(BUFFER_HEAP + length, headerOffset);
+  return decodeTypedArray(src, start, length);
+}
+
+// ---- structured clone references (§4.1) --------------------------------------------------------
+
+function referenceId(start: number, length: number, headerOffset: number, what: string): number {
+  if (context.rejectReferences) {
+    throw invalid("Structured clone extension is disabled", headerOffset);
+  }
+  if (length !== 4) throw invalid(`Invalid ${what} extension length ${length}`, headerOffset);
+  return src[start] * 0x1000000 + ((src[start + 1] << 16) | (src[start + 2] << 8) | src[start + 3]);
+}
+
+function readIdentified(start: number, length: number, headerOffset: number): unknown {
+  const id = referenceId(start, length, headerOffset, "reference id");
+  // a placeholder of the right kind, so a cycle through it sees the object being built
+  const next = src[position];
+  let target: object;
+  if ((next >= 0x90 && next < 0xa0) || next === 0xdc || next === 0xdd) target = [];
+  else if ((next >= 0x80 && next < 0x90) || next === 0xde || next === 0xdf) {
+    target = context.mapsAsObjects ? {} : new Map();
+  } else if (extensionTypeAt(position) === 0x73) {
+    target = new Set();
+  } else target = {};
+  const entry: Reference = { target, used: false };
+  (references ??= new Map()).set(id, entry);
+  const value = readNested();
+  if (!entry.used) return entry.target = value;
+  // a cycle: the placeholder was handed out, so fill it with what was read
+  if (value !== null && typeof value === "object") {
+    if (target instanceof Map && value instanceof Map) {
+      for (const [k, v] of value) target.set(k, v);
+    } else if (target instanceof Set && value instanceof Set) {
+      for (const item of value) target.add(item);
+    } else if (Array.isArray(target) && Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) target[i] = value[i];
+    } else if (!(target instanceof Map) && !(target instanceof Set) && !Array.isArray(target)) {
+      Object.assign(target, value);
+    }
+  }
+  return target;
+}
+
+/** The type byte of an ext whose header is at `offset`, or -1 when it is not an ext. */
+function extensionTypeAt(offset: number): number {
+  const token = src[offset];
+  if (token >= 0xd4 && token <= 0xd8) return src[offset + 1]; // fixext: type after the token
+  if (token === 0xc7) return src[offset + 2]; // ext8: after one length byte
+  if (token === 0xc8) return src[offset + 3]; // ext16
+  if (token === 0xc9) return src[offset + 5]; // ext32
+  return -1;
+}
+
+function readPointer(start: number, length: number, headerOffset: number): unknown {
+  const id = referenceId(start, length, headerOffset, "reference pointer");
+  const entry = references?.get(id);
+  if (entry === undefined) throw invalid(`Reference to undefined id ${id}`, headerOffset);
+  entry.used = true;
+  return entry.target;
+}
+
+// ---- string bundles (§3) -----------------------------------------------------------------------
+
+function readBundle(start: number, length: number): unknown {
+  if (length < 4) throw invalid("Invalid string bundle extension", start - 2);
+  const after = position;
+  const stringsAt = start +
+    (src[start] * 0x1000000 + ((src[start + 1] << 16) | (src[start + 2] << 8) | src[start + 3]));
+  if (stringsAt < after || stringsAt > srcEnd) {
+    throw stringsAt > srcEnd
+      ? incomplete(stringsAt)
+      : invalid("String bundle offset out of range", start);
+  }
+  position = stringsAt;
+  const nonAscii = readBundleString();
+  const ascii = readBundleString();
+  bundle = {
+    nonAscii,
+    ascii,
+    nonAsciiPosition: 0,
+    asciiPosition: 0,
+    stringsStart: stringsAt,
+    end: position,
+  };
+  position = after;
+  return readNested(); // a bundle can precede another bundle: each counts as a level
+}
+
+/** A bundle's strings are always `str` values. */
+function readBundleString(): string {
+  const offset = position;
+  const token = src[position++];
+  let length: number;
+  if (token >= 0xa0 && token < 0xc0) length = token - 0xa0;
+  else if (token === 0xd9) length = readLength1();
+  else if (token === 0xda) length = readLength2();
+  else if (token === 0xdb) length = readLength4();
+  else if (token === undefined || offset >= srcEnd) throw incomplete(offset + 1);
+  else throw invalid("Expected string", offset);
+  if (length > srcEnd - position) throw incomplete(position + length);
+  const start = position;
+  position += length;
+  return fatalStrings ? strictString(start, position) : decodeString(src, start, position);
+}
+
+/** `c1` + count inside a bundle: the next `count` UTF-16 units of one of the bundle's strings. */
+function readBundledString(): string {
+  const offset = position - 1;
+  // the count is almost always a fixint; anything else is read as a value (c1 c1 c1 … chains
+  // count as levels)
+  const token = src[position];
+  let count: unknown;
+  if (token < 0x80 || token >= 0xe0) {
+    count = token < 0x80 ? token : token - 0x100;
+    position++;
+  } else {
+    count = readNested();
+  }
+  const active = bundle!;
+  if (typeof count !== "number" || !Number.isInteger(count)) {
+    throw invalid("Bundled string length must be an integer", offset);
+  }
+  if (count > 0) {
+    const end = active.asciiPosition + count;
+    if (end > active.ascii.length) throw invalid("Bundled string out of range", offset);
+    return active.ascii.slice(active.asciiPosition, active.asciiPosition = end);
+  }
+  const end = active.nonAsciiPosition - count;
+  if (end > active.nonAscii.length) throw invalid("Bundled string out of range", offset);
+  return active.nonAscii.slice(active.nonAsciiPosition, active.nonAsciiPosition = end);
+}
+
+// ---- entry points ------------------------------------------------------------------------------
+
+/** Saves the decode in progress, runs `action`, and restores it (re-entrant decoding). */
+function withSavedState<T>(action: () => T): T {
+  const saved = {
+    src,
+    srcEnd,
+    position,
+    decoding,
+    context,
+    recordTypes,
+    sharedStructuresPossible,
+    fatalStrings,
+    extensionDecoders,
+    budget,
+    heapAllowance,
+    depth,
+    bundle,
+    references,
+    view,
+  }; // deno-fmt-ignore
+  const triedLoading = context?.records.triedLoading;
+  try {
+    return action();
+  } finally {
+    ({
+      src,
+      srcEnd,
+      position,
+      decoding,
+      context,
+      recordTypes,
+      sharedStructuresPossible,
+      fatalStrings,
+      extensionDecoders,
+      budget,
+      heapAllowance,
+      depth,
+      bundle,
+      references,
+      view,
+    } = saved);
+    if (context !== undefined) context.records.triedLoading = triedLoading;
+  }
+}
+
+function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number): void {
+  src = bytes;
+  if (bytes === keptViewInput && bytes.byteLength === keptViewLength) {
+    view = keptView;
+    shareScanView(bytes, keptView!);
+  } else if (end - start < EAGER_VIEW_MIN_INPUT) view = null;
+  else makeView();
+  floatsBeforeView = FLOATS_BEFORE_VIEW;
+  srcEnd = end;
+  position = start;
+  decoding = true;
+  context = ctx;
+  ctx.records.syncShared();
+  ctx.records.triedLoading = false;
+  heapAllowance = Math.max(HEAP_ALLOWANCE_FLOOR, (end - start) * HEAP_ALLOWANCE_PER_INPUT_BYTE);
+  recordTypes = ctx.records.types;
+  sharedStructuresPossible = ctx.records.shared !== null || ctx.records.getStructures !== null;
+  fatalStrings = ctx.fatal;
+  valueCacheRest = VALUE_CACHE_FIRST_REST;
+  startValueCacheWindow();
+  extensionDecoders = ctx.extensions.decoders();
+  bundle = null;
+  references = null;
+  closeLatin1Window(); // the window and the batch are of the input, which changes here
+  closeUtf8Batch();
+}
+
+function finish(): void {
+  decoding = false;
+  references = null;
+  bundle = null;
+  // let the input be collected (but for the kept view's input: see keptViewInput)
+  src = EMPTY;
+  view = null;
+  closeLatin1Window();
+  closeUtf8Batch();
+  forgetScannedBytes();
+}
+const EMPTY = new Uint8Array(0);
+
+/** Reads one top-level value at `position` with a fresh budget and depth. */
+function readTopLevel(): unknown {
+  budget = srcEnd - position;
+  depth = 0;
+  let value: unknown;
+  try {
+    value = read();
+  } catch (error) {
+    throw classify(error);
+  }
+  if (bundle !== null) {
+    // the last bundle's strings follow the value directly (as msgpackr writes them); a pointer
+    // into the value, or past a gap, would let reading overlap the strings or skip bytes
+    if (position > srcEnd) throw incomplete(); // before the jump below would hide it
+    if (position !== bundle.stringsStart) {
+      throw invalid("String bundle does not start where the value ends", bundle.stringsStart);
+    }
+    position = bundle.end; // skip the bundle's strings
+    bundle = null;
+  }
+  references = null;
+  if (position > srcEnd) throw incomplete();
+  return value;
+}
+
+/** Engine errors from deep recursion become a clear error; ours pass through. */
+function classify(error: unknown): unknown {
+  if (error instanceof DecodeError) return error;
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return invalid(
+      "Nesting too deep for the call stack (lower maxDepth)",
+      Math.min(position, srcEnd),
+    );
+  }
+  return error;
+}
+
+/**
+ * Decodes exactly one value from `bytes[start, end)`; trailing bytes are an error. A decode
+ * started while another runs (from an extension, say) is nested: it saves the state, and its
+ * record definitions never outlive it.
+ */
+export function decodeOne(
+  ctx: DecodeContext,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+): unknown {
+  // nested only when this instance is already decoding: another instance decoding inside an
+  // extension is that instance's own outermost decode (its sequential definitions persist)
+  if (decoding) {
+    return withSavedState(() => runOne(ctx, bytes, start, end, ctx.records.decodes > 0));
+  }
+  return runOne(ctx, bytes, start, end, false);
+}
+
+function runOne(
+  ctx: DecodeContext,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  nested: boolean,
+): unknown {
+  const records = ctx.records;
+  const mark = records.mark();
+  const outermost = !decoding;
+  if (outermost) startOutermost();
+  begin(ctx, bytes, start, end);
+  records.decodes++;
+  try {
+    const value = readTopLevel();
+    if (position < srcEnd) throw trailingBytes(value);
+    if (ctx.sequential && !nested) records.commit();
+    else records.rollback(mark);
+    return value;
+  } catch (error) {
+    records.rollback(mark);
+    throw error;
+  } finally {
+    records.decodes--;
+    finish();
+    if (outermost) endOutermost();
+  }
+}
+
+/** Before a decode that no other decode is running around (whoever runs inside it). */
+function startOutermost(): void {
+  resetCompileAllowance();
+  mapShapes.renewIfFull();
+}
+
+/** After that decode, whether it succeeded or not: the value stack keeps nothing alive. */
+function endOutermost(): void {
+  stackTop = 0;
+  valueKey = null; // see valueKey: the tree may be renewed before the next decode
+  releaseValueStack();
+}
+
+function trailingBytes(value: unknown): DecodeError {
+  let preview: string;
+  try {
+    let nodes = 0; // a graph of shared references is exponential as a tree: 200 nodes at most
+    preview = JSON.stringify(
+      value,
+      (_, v) => ++nodes > 200 ? "…" : typeof v === "bigint" ? `${v}n` : v,
+    )?.slice(0, 100) ?? String(value);
+  } catch (error) {
+    preview = `(JSON view not available ${error})`;
+  }
+  return invalid(`Data read, but end of buffer not reached ${preview}`, position);
+}
+
+/**
+ * Decodes consecutive values from `bytes[start, end)`. With `forEach`, calls it with each value
+ * and its byte range and stops when it returns `false`; without, returns the values. Record
+ * definitions persist from one value to the next (and past the call when the context says so).
+ * An error carries `lastPosition` (where the failed value started) and `values` (decoded so
+ * far, without `forEach`); the definitions of the failed value are undone, so a retry with more
+ * bytes sees the table as it was.
+ */
+export function decodeMany(
+  ctx: DecodeContext,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  forEach?: (value: unknown, start: number, end: number) => unknown,
+): unknown[] | undefined {
+  if (decoding) {
+    return withSavedState(() => runMany(ctx, bytes, start, end, forEach, ctx.records.decodes > 0));
+  }
+  return runMany(ctx, bytes, start, end, forEach, false);
+}
+
+function runMany(
+  ctx: DecodeContext,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  forEach: ((value: unknown, start: number, end: number) => unknown) | undefined,
+  nested: boolean,
+): unknown[] | undefined {
+  const records = ctx.records;
+  const callMark = records.mark();
+  const commit = (ctx.sequential || ctx.persistInMultiple) && !nested;
+  const outermost = !decoding;
+  if (outermost) startOutermost();
+  begin(ctx, bytes, start, end);
+  records.decodes++;
+  const values: unknown[] | undefined = forEach ? undefined : [];
+  let valueStart = start;
+  let valueMark = callMark;
+  try {
+    if (start >= end) throw incomplete();
+    while (position < srcEnd) {
+      valueStart = position;
+      valueMark = records.mark();
+      const value = readTopLevel();
+      if (commit) records.commit();
+      if (values) values.push(value);
+      else if (forEach!(value, valueStart, position) === false) break;
+    }
+    if (!commit) records.rollback(callMark);
+    return values;
+  } catch (error) {
+    records.rollback(commit ? valueMark : callMark);
+    if (error instanceof DecodeError) {
+      error.lastPosition = valueStart;
+      if (values) error.values = values;
+    }
+    throw error;
+  } finally {
+    records.decodes--;
+    finish();
+    if (outermost) endOutermost();
+  }
+}

@@ -1,0 +1,20 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+// Everything the decoding entry points export; shared by `unpack.ts` and `no_eval.ts`.
+
+export {
+  decode,
+  Decoder,
+  isNativeAccelerationEnabled,
+  type MessagePackSource,
+  unpack,
+  unpackMultiple,
+  Unpackr,
+  type UnpackWindow,
+} from "./unpackr.ts";
+export { C1, C1Type } from "../_core/c1.ts";
+export { DecodeError, IncompleteDataError } from "../_core/errors.ts";
+export { FLOAT32_OPTIONS, type Float32Option, roundFloat32 } from "../_format/float32.ts";
+export type { Extension, ExtensionClass } from "../_core/extensions.ts";
+export type { Int64Type, Structure, UnpackrOptions } from "../_core/options.ts";

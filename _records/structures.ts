@@ -1,0 +1,358 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+// The encoder's record structures (WIRE-FORMAT §1.5, §1.6, §2): which object shapes have record
+// ids, which ids are shared, when a new shape becomes shared or gets an inline ("own") id, how
+// ids are reused, and the save/reload protocol for shared structures. This module decides ids;
+// the encoder writes the bytes.
+
+import type { IsCompatible, PackrOptions, Structure } from "../_core/options.ts";
+
+/**
+ * A node of the shape trie: the key sequence that leads to it, its children one key longer, and
+ * for a node that ends a known key sequence, its record id (0 = none) and keys. A walk checks the
+ * `hot` child first (the child it stepped to last, by its key's identity: consecutive objects
+ * usually repeat it), and only then looks the key up in `children` (a hash lookup: ~10-20 ns,
+ * which made most of the trie's cost when every step took one).
+ */
+export interface ShapeNode {
+  /** Children by property name, null-prototype so any name is safe; `null` until the first. */
+  children: Record<string, ShapeNode> | null;
+  /** The key of the `hot` child (`null` while there is none). */
+  hotKey: string | null;
+  /** The child stepped to last. */
+  hot: ShapeNode | null;
+  /** The record id of the shape that ends here, 0 for none. */
+  recordId: number;
+  /** Keys remembered for the shape that ends here (kept when its id is evicted). */
+  keys: Structure | undefined;
+}
+
+function newNode(): ShapeNode {
+  return { children: null, hotKey: null, hot: null, recordId: 0, keys: undefined };
+}
+
+/** Trie rebuild threshold: weighted new nodes before the trie is rebuilt from the shared ones. */
+const TRANSITIONS_BEFORE_REBUILD = 10000;
+
+/** State kept around a nested `pack` of the same Packr (§2.5). */
+export interface NestedSave {
+  nextId: number;
+  nextOwnId: number | undefined;
+  ownQueue: ShapeNode[];
+  ownIds: number[];
+  hiddenShared: [ShapeNode, number][];
+  transitionsCount: number;
+  pendingLength: number;
+}
+
+/** Per-Packr record structure state and policy. */
+export class StructureEncoder {
+  readonly maxShared: number;
+  readonly maxOwn: number;
+  readonly sharedLimitId: number;
+  readonly maxStructureId: number;
+  readonly twoByte: boolean;
+  readonly sequential: boolean;
+  readonly shouldShare: ((keys: Structure) => boolean) | null;
+  readonly saveStructures: ((s: Structure[], c: IsCompatible) => boolean | void) | null;
+  readonly getStructures: (() => Structure[] | undefined | null) | null;
+  /** Called when the shared table is replaced (reload, merge) so the decoder side follows. */
+  readonly onReplaced: (shared: Structure[]) => void;
+
+  /** The live shared table: the caller's `structures` array, or a loaded or internal one. */
+  shared: Structure[];
+  /** `getStructures` must be called before the next pack. */
+  uninitialized: boolean;
+  /** The shape trie; `null` = rebuild before use. */
+  trie: ShapeNode | null = null;
+  /** Shared structures the trie knows; more in `shared` means another Packr appended some. */
+  trieSharedLength = 0;
+  /** Next id to hand out: shared ids below `sharedLimitId`, then own ids. */
+  nextId = 0x40;
+  /** Next own id for shapes kept out of the shared table. */
+  nextOwnId: number | undefined = undefined;
+  /** Nodes holding own ids, oldest first; the oldest loses its id when the queue is full. */
+  ownQueue: ShapeNode[] = [];
+  /** Length of the shared table when it was last loaded or saved. */
+  lastSavedLength = 0;
+  transitionsCount = 0;
+  serializationsSinceRebuild = 0;
+  /** This pack made new shared structures, to be saved. */
+  hasSharedUpdate = false;
+  /** Depth of nested packs of this Packr. */
+  reentrantDepth = 0;
+  /** Shapes first seen in nested packs, promoted to shared after the outermost pack. */
+  pending: Structure[] | null = null;
+  /** A pack of this Packr is running. */
+  packing = false;
+
+  constructor(
+    options: PackrOptions,
+    table: Structure[],
+    onReplaced: (shared: Structure[]) => void,
+  ) {
+    const hasShared = !!(options.structures || options.saveStructures || options.getStructures);
+    this.sequential = options.sequential === true;
+    let maxShared = options.maxSharedStructures ?? (hasShared ? 32 : 0);
+    if (this.sequential && options.maxSharedStructures === undefined && !hasShared) maxShared = 0;
+    if (maxShared > 8160) throw new RangeError("Maximum maxSharedStructure is 8160");
+    const maxOwn = options.maxOwnStructures ?? (hasShared || this.sequential ? 32 : 64);
+    this.maxShared = maxShared;
+    this.maxOwn = maxOwn;
+    this.twoByte = maxShared > 32 || maxOwn + maxShared > 64;
+    this.sharedLimitId = maxShared + 0x40;
+    this.maxStructureId = maxShared + maxOwn + 0x40;
+    if (this.maxStructureId > 8256) {
+      throw new RangeError("Maximum maxSharedStructure + maxOwnStructure is 8192");
+    }
+    this.shouldShare = options.shouldShareStructure ?? null;
+    this.saveStructures = options.saveStructures ?? null;
+    this.getStructures = options.getStructures ?? null;
+    this.onReplaced = onReplaced;
+    this.shared = table;
+    this.uninitialized = !options.structures && this.getStructures !== null;
+    this.lastSavedLength = this.shared.length;
+  }
+
+  /** Replaces the shared table (loaded, or merged from `isCompatible`). */
+  replaceShared(loaded: Structure[] | undefined | null): void {
+    let table = loaded ?? [];
+    if (Object.isFrozen(table)) table = table.map((keys) => keys.slice());
+    this.shared = table;
+    this.uninitialized = false;
+    this.trie = null;
+    this.onReplaced(table);
+  }
+
+  /** Readies the state at the start of a pack (outermost or nested). */
+  beginPack(): void {
+    if (this.uninitialized) this.replaceShared(this.getStructures!());
+    const sharedLength = this.shared.length;
+    if (sharedLength > this.maxShared) {
+      throw new RangeError(
+        `Shared structures is larger than maximum shared structures, try increasing maxSharedStructures to ${sharedLength}`,
+      );
+    }
+    if (this.trie === null || sharedLength < this.trieSharedLength) {
+      const known = this.reentrantDepth && this.saveStructures
+        ? Math.min(sharedLength, this.lastSavedLength)
+        : sharedLength;
+      this.rebuildTrie(known);
+      if (!this.reentrantDepth) this.lastSavedLength = sharedLength;
+    } else if (sharedLength > this.trieSharedLength) {
+      // another Packr sharing this array appended shapes: learn them
+      for (let i = this.trieSharedLength; i < sharedLength; i++) this.#addShared(i);
+      this.trieSharedLength = sharedLength;
+      if (!this.reentrantDepth) this.lastSavedLength = sharedLength;
+    }
+    if (!this.sequential || !(this.nextId >= sharedLength + 0x40)) {
+      this.nextId = sharedLength + 0x40;
+    }
+    if (!this.reentrantDepth) {
+      this.hasSharedUpdate = false;
+      this.pending = null;
+    }
+  }
+
+  /** Rebuilds the trie from the first `count` shared structures. */
+  rebuildTrie(count: number): void {
+    this.trie = newNode();
+    for (let i = 0; i < count; i++) this.#addShared(i);
+    this.trieSharedLength = count;
+  }
+
+  #addShared(index: number): void {
+    const keys = this.shared[index];
+    if (!keys) return;
+    const node = this.nodeFor(keys);
+    node.recordId = index + 0x40;
+    node.keys = keys;
+  }
+
+  /** Trie nodes created since the last walk began (weighs the trie's growth for its rebuild). */
+  newNodes = 0;
+
+  /** Begins a walk of the trie: returns its root, to be stepped from with `child`. */
+  walkFromRoot(): ShapeNode {
+    this.newNodes = 0;
+    return this.trie!;
+  }
+
+  /** The child of `node` for `key` (it becomes `hot`), created if new (counted in `newNodes`). */
+  child(node: ShapeNode, key: string): ShapeNode {
+    if (node.hotKey !== key) {
+      const children = node.children ??= Object.create(null) as Record<string, ShapeNode>;
+      let next = children[key];
+      if (next === undefined) {
+        next = children[key] = newNode();
+        this.newNodes++;
+      }
+      node.hotKey = key;
+      node.hot = next;
+    }
+    return node.hot!;
+  }
+
+  /** The trie node for a key sequence, created as needed (counted in `newNodes`). */
+  nodeFor(keys: readonly string[]): ShapeNode {
+    let node = this.walkFromRoot();
+    for (let i = 0; i < keys.length; i++) node = this.child(node, keys[i]);
+    return node;
+  }
+
+  /**
+   * Decides the id of a new shape reached at `node` (§1.5): shared while there is room and the
+   * shape may be shared, else an own id (reused in a cycle). Returns the id, or 0 to write the
+   * object as a plain map. Records the decision in the trie and the tables.
+   */
+  allocate(node: ShapeNode, keys: Structure, newNodes: number): number {
+    let recordId = this.nextId || 0x40;
+    const nestedWithSave = this.reentrantDepth > 0 && this.saveStructures !== null;
+    const rejected = this.shouldShare !== null && !this.shouldShare(keys);
+    if (recordId < this.sharedLimitId && (nestedWithSave || rejected)) {
+      if (nestedWithSave && !rejected) (this.pending ??= []).push(keys);
+      if (!this.maxOwn) return 0;
+      // the first own id (or one past the last) wraps to the start of the own range
+      recordId = this.nextOwnId ?? this.maxStructureId;
+      if (!(recordId < this.maxStructureId)) recordId = this.sharedLimitId;
+      this.nextOwnId = recordId + 1;
+    } else {
+      if (recordId >= this.maxStructureId) {
+        if (!this.maxOwn) return 0;
+        recordId = this.sharedLimitId;
+      }
+      this.nextId = recordId + 1;
+    }
+    node.recordId = recordId;
+    node.keys = keys;
+    if (recordId < this.sharedLimitId) {
+      this.shared[recordId - 0x40] = keys;
+      this.trieSharedLength = this.shared.length;
+      this.hasSharedUpdate = true;
+    } else {
+      if (newNodes) this.transitionsCount += this.serializationsSinceRebuild * newNodes;
+      if (this.ownQueue.length >= this.maxOwn) this.ownQueue.shift()!.recordId = 0;
+      this.ownQueue.push(node);
+    }
+    return recordId;
+  }
+
+  /** After a pack: forget own ids (non-sequential), rebuild the trie now and then (msgpackr's). */
+  endPack(): void {
+    if (this.serializationsSinceRebuild < 10) this.serializationsSinceRebuild++;
+    if (this.transitionsCount > TRANSITIONS_BEFORE_REBUILD && !this.reentrantDepth) {
+      this.trie = null;
+      this.serializationsSinceRebuild = 0;
+      this.transitionsCount = 0;
+      this.ownQueue = [];
+    } else if (this.ownQueue.length > 0 && !this.sequential) {
+      for (const node of this.ownQueue) node.recordId = 0;
+      this.ownQueue = [];
+    }
+  }
+
+  /**
+   * After the outermost pack without error: promotes shapes first seen in nested packs to shared
+   * (§2.5), within `maxShared` and `shouldShare`.
+   */
+  promotePending(): void {
+    const toPromote = this.pending;
+    this.pending = null;
+    if (toPromote === null || this.saveStructures === null) return;
+    let sharedLength = this.shared.length;
+    if (this.trie === null) this.rebuildTrie(sharedLength);
+    for (let i = 0; i < toPromote.length && sharedLength < this.maxShared; i++) {
+      const keys = toPromote[i];
+      const node = this.nodeFor(keys);
+      if (node.recordId) continue;
+      node.recordId = sharedLength + 0x40;
+      node.keys = keys;
+      this.shared[sharedLength++] = keys;
+      this.hasSharedUpdate = true;
+    }
+    this.trieSharedLength = sharedLength;
+    if (!this.sequential || !(this.nextId >= sharedLength + 0x40)) {
+      this.nextId = sharedLength + 0x40;
+    }
+  }
+
+  /** `isCompatible` for `saveStructures` (§2.3): merges a newer stored table when it differs. */
+  isCompatible: IsCompatible = (existing) => {
+    const compatible = !existing || this.lastSavedLength === existing.length;
+    if (!compatible) this.replaceShared(existing);
+    return compatible;
+  };
+
+  /** The save failed (threw): roll the shared table back to what was last saved. */
+  rollbackShared(): void {
+    if (this.getStructures) this.uninitialized = true;
+    this.shared.length = this.lastSavedLength;
+    this.trie = null;
+  }
+
+  /** Before a nested pack of this Packr: hide own ids and unsaved shared ids (§2.5). */
+  saveForNested(): NestedSave {
+    const saved: NestedSave = {
+      nextId: this.nextId,
+      nextOwnId: this.nextOwnId,
+      ownQueue: this.ownQueue,
+      ownIds: this.ownQueue.map((node) => node.recordId),
+      hiddenShared: [],
+      transitionsCount: this.transitionsCount,
+      pendingLength: this.pending ? this.pending.length : 0,
+    };
+    for (const node of this.ownQueue) node.recordId = 0;
+    this.ownQueue = [];
+    if (this.hasSharedUpdate && this.saveStructures && this.trie) {
+      // shared shapes made earlier in the outer pack are not saved yet: the nested buffer must
+      // not reference them
+      for (let i = this.lastSavedLength; i < this.shared.length; i++) {
+        const keys = this.shared[i];
+        if (!keys) continue;
+        const node = this.nodeFor(keys);
+        if (node.recordId === i + 0x40) {
+          saved.hiddenShared.push([node, i + 0x40]);
+          node.recordId = 0;
+        }
+      }
+    }
+    this.nextId = this.shared.length + 0x40;
+    this.nextOwnId = undefined;
+    this.transitionsCount = 0;
+    this.reentrantDepth++;
+    return saved;
+  }
+
+  /** After a nested pack: give the outer pack its ids back. */
+  restoreAfterNested(saved: NestedSave, succeeded: boolean): void {
+    this.reentrantDepth--;
+    if (!succeeded && this.pending) this.pending.length = saved.pendingLength;
+    for (const node of this.ownQueue) node.recordId = 0;
+    if (this.trie !== null) {
+      for (const [node, id] of saved.hiddenShared) node.recordId = id;
+      for (let i = 0; i < saved.ownQueue.length; i++) {
+        const node = saved.ownQueue[i];
+        if (!node.recordId) node.recordId = saved.ownIds[i];
+      }
+    } else {
+      // the nested pack rebuilt the trie: re-enter the outer pack's own shapes
+      this.rebuildTrie(this.shared.length);
+      for (let i = 0; i < saved.ownQueue.length; i++) {
+        const keys = saved.ownQueue[i].keys;
+        if (!keys) continue;
+        const node = this.nodeFor(keys);
+        if (!node.recordId) {
+          node.recordId = saved.ownIds[i];
+          node.keys = keys;
+          saved.ownQueue[i] = node;
+        }
+      }
+    }
+    this.ownQueue = saved.ownQueue;
+    const sharedLength = this.shared.length;
+    this.nextId = !(saved.nextId >= sharedLength + 0x40) ? sharedLength + 0x40 : saved.nextId;
+    this.nextOwnId = saved.nextOwnId;
+    this.transitionsCount += saved.transitionsCount;
+  }
+}

@@ -1,0 +1,342 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+// The resumable decoder behind `UnpackrStream` and `decodeIter` (WIRE-FORMAT §7.4).
+//
+// Chunks are decoded in place with `decodeMany` (no copy) until a value runs past the end of a
+// chunk. Its bytes are then held (copied, since the caller may reuse its buffer), and a
+// `ValueScanner` follows the held value as further chunks arrive, from where it stopped, without
+// building anything. Only when the scanner has seen the whole value is it decoded, once; the rest
+// of that chunk goes back to the in-place path. Each byte is therefore decoded at most twice (the
+// first attempt that ran into the chunk end, and the real decode) and scanned at most once, so a
+// value arriving in thousands of small chunks costs time linear in its size; msgpackr's own
+// approach re-parses the held value every time enough bytes may have arrived.
+//
+// The decoder is the authority: if the scanner cannot follow the bytes (something it cannot size,
+// or invalid data), the held bytes go to the decoder, which reports the error, and if the two
+// disagree about a value being complete, that value falls back to msgpackr's strategy (retry
+// once the decoder's `missingBytes` have arrived).
+
+import { toBytes } from "../_core/bytes.ts";
+import { decodeMany } from "../_decode/decoder.ts";
+import { DecodeError, IncompleteDataError } from "../_core/errors.ts";
+import type { UnpackrOptions } from "../_core/options.ts";
+import { decodeContextOf, Unpackr } from "../_decode/unpackr.ts";
+import { COMPLETE, NEED_MORE, ValueScanner } from "./value_scanner.ts";
+
+/** Default bound on the bytes held for an incomplete value: 64 MiB, as msgpackr. */
+export const DEFAULT_MAX_INCOMPLETE_BUFFER_SIZE = 0x4000000;
+
+/** Least number of bytes copied from a chunk at a time while a held value is being scanned. */
+const MIN_PIECE = 1024;
+
+/**
+ * Options of {@linkcode UnpackrStream} and {@linkcode decodeIter}: the
+ * {@linkcode UnpackrOptions} (the stream decodes with one sequential Unpackr, so record
+ * definitions carry from value to value) plus the bound on held bytes.
+ *
+ * @example Usage
+ * ```ts
+ * import { pack, UnpackrStream, type UnpackrStreamOptions } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const options: UnpackrStreamOptions = { maxIncompleteBufferSize: 1 << 20, mapsAsObjects: true };
+ * const values = await Array.fromAsync(
+ *   ReadableStream.from([pack({ a: 1 })]).pipeThrough(new UnpackrStream(options)),
+ * );
+ * assert.deepEqual(values, [{ a: 1 }]);
+ * ```
+ */
+export interface UnpackrStreamOptions extends UnpackrOptions {
+  /**
+   * Most bytes held for a value that is not complete yet (it spans chunks). A value that needs
+   * more errors the stream with a `RangeError`. `Infinity` disables the bound.
+   * @default {67108864} (64 MiB)
+   */
+  maxIncompleteBufferSize?: number;
+}
+
+/** Work counters, for tests that prove the decoding work is linear. */
+export interface ChunkDecoderStats {
+  /** `decodeMany` calls. */
+  decodeCalls: number;
+  /** Bytes handed to `decodeMany` (the ranges it was asked to decode). */
+  decodedBytes: number;
+  /** Bytes copied into held buffers (including growth). */
+  copiedBytes: number;
+  /** Values that fell back to msgpackr's retry strategy. */
+  fallbacks: number;
+}
+
+/** A byte-view of a stream chunk (no copy); throws a `TypeError` for anything else. */
+export function chunkBytes(chunk: unknown): Uint8Array {
+  return toBytes(chunk, "Chunk must be an ArrayBuffer or ArrayBufferView");
+}
+
+/**
+ * Decodes a MessagePack byte stream chunk by chunk. Record definitions persist from value to
+ * value (the stream is sequential). `push` appends every value completed by a chunk to `out`; on
+ * a decode error the values before the bad one are in `out` when it throws. `end` reports a value
+ * cut off by the end of the stream.
+ */
+export class ChunkDecoder {
+  /** Work done so far. */
+  readonly stats: ChunkDecoderStats = {
+    decodeCalls: 0,
+    decodedBytes: 0,
+    copiedBytes: 0,
+    fallbacks: 0,
+  };
+  readonly #unpackr: Unpackr;
+  readonly #maxHeld: number;
+  readonly #scanner = new ValueScanner();
+  /** Bytes of an incomplete value (from offset 0), or null. Never decoded from while held. */
+  #held: Uint8Array | null = null;
+  #heldLength = 0;
+  /** The held value is left to the decoder, retried once `#needed` bytes are held. */
+  #fallback = false;
+  #needed = 0;
+  /** Bytes received so far. */
+  #received = 0;
+  /** Stream offset of the held bytes' first byte. */
+  #heldStart = 0;
+
+  /**
+   * Creates a decoder.
+   *
+   * @param options Unpackr options and `maxIncompleteBufferSize`.
+   */
+  constructor(options: UnpackrStreamOptions = {}) {
+    const { maxIncompleteBufferSize, ...unpackrOptions } = options;
+    const maxHeld = maxIncompleteBufferSize ?? DEFAULT_MAX_INCOMPLETE_BUFFER_SIZE;
+    if (typeof maxHeld !== "number" || !(maxHeld >= 0)) {
+      throw new RangeError(
+        `Cannot use maxIncompleteBufferSize ${String(maxHeld)}: expected a number >= 0`,
+      );
+    }
+    this.#maxHeld = maxHeld;
+    this.#unpackr = new Unpackr({ ...unpackrOptions, sequential: true });
+  }
+
+  /** Bytes held for a value that has not ended yet. */
+  get heldBytes(): number {
+    return this.#held === null ? 0 : this.#heldLength;
+  }
+
+  /** Bytes the scanner has looked at (for tests that prove linear work). */
+  get scannedBytes(): number {
+    return this.#scanner.examined;
+  }
+
+  /**
+   * Decodes the values a chunk completes and appends them to `out`.
+   *
+   * @param chunk The next bytes of the stream (not kept: held bytes are copied).
+   * @param out Receives the decoded values, also those before an error.
+   */
+  push(chunk: Uint8Array, out: unknown[]): void {
+    const length = chunk.length;
+    this.#received += length;
+    let offset = 0;
+    while (offset < length) {
+      if (this.#held === null) {
+        this.#decode(chunk, offset, length, true, false, out, this.#received - length);
+        return;
+      }
+      if (this.#fallback) {
+        this.#append(chunk, offset, length);
+        offset = length;
+        this.#checkBound(this.#needed);
+        if (this.#heldLength >= this.#needed) this.#decodeHeld(this.#heldLength, out);
+        continue;
+      }
+      // copy a piece of the chunk (at least what the value needs, growing geometrically) and
+      // let the scanner continue; bytes copied past the value's end are given back
+      const before = this.#heldLength;
+      const scanner = this.#scanner;
+      const take = Math.min(
+        length - offset,
+        Math.max(scanner.needEnd - before, before, MIN_PIECE),
+        this.#maxHeld - before,
+      );
+      this.#append(chunk, offset, offset + take);
+      offset += take;
+      const result = scanner.scan(this.#held, this.#heldLength, decodeContextOf(this.#unpackr));
+      if (result === NEED_MORE) {
+        this.#checkBound(scanner.needEnd);
+        continue;
+      }
+      if (result === COMPLETE && scanner.end >= before && scanner.end < this.#heldLength) {
+        offset -= this.#heldLength - scanner.end;
+        this.#heldLength = scanner.end;
+      }
+      // complete, or something only the decoder can judge
+      this.#decodeHeld(this.#heldLength, out);
+    }
+  }
+
+  /**
+   * Ends the stream: a value still incomplete is an `IncompleteDataError`. The decoder gets a
+   * last look at the held bytes first, so nothing complete is dropped.
+   *
+   * @param out Receives values the decoder completes from the held bytes.
+   */
+  end(out: unknown[]): void {
+    const held = this.#held;
+    if (held === null) return;
+    const length = this.#heldLength;
+    this.#held = null;
+    let last = 0;
+    let missing = 1;
+    this.stats.decodeCalls++;
+    this.stats.decodedBytes += length;
+    try {
+      decodeMany(
+        decodeContextOf(this.#unpackr),
+        held.subarray(0, length),
+        0,
+        length,
+        (value, _, end) => {
+          out.push(value);
+          last = end;
+        },
+      );
+      return;
+    } catch (error) {
+      if (!(error instanceof IncompleteDataError)) throw error;
+      if (error.missingBytes !== undefined) missing = error.missingBytes;
+    }
+    throw new IncompleteDataError(
+      `Unexpected end of MessagePack data: the stream ended ${
+        length - last
+      } bytes into a value that needs at least ${missing} more`,
+      this.#received,
+      missing,
+    );
+  }
+
+  #decodeHeld(end: number, out: unknown[]): void {
+    const held = this.#held!;
+    this.#held = null;
+    this.#decode(held, 0, end, false, true, out, this.#heldStart);
+  }
+
+  /**
+   * Decodes `source[start, end)`; an incomplete last value is held. `borrowed`: `source` is the
+   * caller's chunk, not a held buffer of ours. `retry`: the value at `start` was held before (complete per the scanner, or
+   * in fallback), so still being incomplete means the decoder and the scanner disagree.
+   */
+  #decode(
+    source: Uint8Array,
+    start: number,
+    end: number,
+    borrowed: boolean,
+    retry: boolean,
+    out: unknown[],
+    streamStart: number,
+  ): void {
+    // decode from a view that ends at `end`, so bytes past it read as the end of the input
+    const bytes = end === source.length ? source : source.subarray(0, end);
+    const context = decodeContextOf(this.#unpackr);
+    let last = start;
+    this.stats.decodeCalls++;
+    this.stats.decodedBytes += end - start;
+    try {
+      decodeMany(context, bytes, start, end, (value, _start, valueEnd) => {
+        out.push(value);
+        last = valueEnd;
+      });
+      return;
+    } catch (error) {
+      if (!(error instanceof IncompleteDataError)) throw toStreamOffsets(error, streamStart);
+      const missing = error.missingBytes ?? 1;
+      if (!borrowed && last === 0) {
+        // nothing was decoded from our buffer, so it can be held on to as it is
+        this.#held = source;
+        this.#heldLength = end;
+        this.#heldStart = streamStart;
+      } else {
+        this.#hold(bytes, last, end);
+        this.#heldStart = streamStart + last;
+      }
+      if (retry && last === start) {
+        this.#startFallback(missing);
+        return;
+      }
+      const scanner = this.#scanner;
+      scanner.reset();
+      const result = scanner.scan(this.#held!, this.#heldLength, context);
+      if (result === NEED_MORE) {
+        this.#fallback = false;
+        this.#checkBound(scanner.needEnd);
+      } else {
+        this.#startFallback(missing);
+      }
+    }
+  }
+
+  #startFallback(missing: number): void {
+    this.stats.fallbacks++;
+    this.#fallback = true;
+    this.#needed = this.#heldLength + missing;
+    this.#checkBound(this.#needed);
+  }
+
+  /** Holds a copy of `source[from, to)`, with room to grow. */
+  #hold(source: Uint8Array, from: number, to: number): void {
+    const length = to - from;
+    if (length > this.#maxHeld) this.#exceeded();
+    const held = new Uint8Array(
+      Math.min(Math.max(length * 2, length + MIN_PIECE), Math.max(length, this.#maxHeld)),
+    );
+    held.set(source.subarray(from, to));
+    this.stats.copiedBytes += length;
+    this.#held = held;
+    this.#heldLength = length;
+  }
+
+  /** Appends `chunk[from, to)` to the held bytes, growing the buffer geometrically. */
+  #append(chunk: Uint8Array, from: number, to: number): void {
+    let held = this.#held!;
+    const length = this.#heldLength;
+    const needed = length + to - from;
+    if (needed > this.#maxHeld) this.#exceeded();
+    if (needed > held.length) {
+      const grown = new Uint8Array(
+        Math.min(Math.max(needed, held.length * 2), Math.max(needed, this.#maxHeld)),
+      );
+      grown.set(held.subarray(0, length));
+      this.stats.copiedBytes += length;
+      held = this.#held = grown;
+    }
+    held.set(chunk.subarray(from, to), length);
+    this.stats.copiedBytes += to - from;
+    this.#heldLength = needed;
+  }
+
+  /** Errors when the held value is known to need more than the bound. */
+  #checkBound(neededLength: number): void {
+    if (neededLength > this.#maxHeld || this.#heldLength > this.#maxHeld) this.#exceeded();
+  }
+
+  #exceeded(): never {
+    this.#held = null;
+    throw new DecodeError(
+      `Maximum incomplete buffer size exceeded: the value at offset ${this.#heldStart} needs more than ${this.#maxHeld} bytes (maxIncompleteBufferSize)`,
+      this.#heldStart,
+    );
+  }
+}
+
+/**
+ * A decode error's offsets are relative to the buffer decoded; make them stream offsets (the
+ * message's "at offset N" too), so the error points at the bad byte of the whole stream.
+ */
+function toStreamOffsets(error: unknown, streamStart: number): unknown {
+  if (!(error instanceof DecodeError) || streamStart === 0) return error;
+  const offset = error.offset + streamStart;
+  error.message = error.message.replace(/ at offset \d+/, ` at offset ${offset}`);
+  error.offset = offset;
+  if (error.lastPosition !== undefined) error.lastPosition += streamStart;
+  return error;
+}

@@ -1,0 +1,122 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+// The encoder behind `PackrStream` and `encodeIter`: one Packr per stream (sequential records by
+// default, so each shape is defined once per stream), writing values one after another into an
+// arena with `useBuffer`, and handing out the packed bytes in chunks of about `coalesceBytes`.
+// `useBuffer` starts each value on an 8-byte boundary; the few bytes of padding are closed with
+// `copyWithin`, so a chunk is exactly the concatenated values.
+
+import { Packr } from "../_encode/packr.ts";
+import type { PackrOptions } from "../_core/options.ts";
+
+/** Default `coalesceBytes`: 16 KiB, about one TLS record or a typical HTTP/2 frame. */
+export const DEFAULT_COALESCE_BYTES = 16384;
+
+/** Largest `coalesceBytes` accepted (64 MiB). */
+const MAX_COALESCE_BYTES = 0x4000000;
+
+/** Room the packer wants after a value's start before it moves to a buffer of its own. */
+const PACKER_HEADROOM = 0x1000;
+
+/** Options of {@linkcode PackrStream} and {@linkcode encodeIter}. *
+ * @example Usage
+ * ```ts
+ * import { PackrStream, type PackrStreamOptions, unpackMultiple } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const options: PackrStreamOptions = { useRecords: false, coalesceBytes: 0 };
+ * const chunks = await Array.fromAsync(
+ *   ReadableStream.from([1, "two"]).pipeThrough(new PackrStream(options)),
+ * );
+ * assert.deepEqual(chunks.flatMap((chunk) => unpackMultiple(chunk)), [1, "two"]);
+ * ```
+ */
+export interface PackrStreamOptions extends PackrOptions {
+  /**
+   * Values are joined into chunks of at least this many bytes, which cuts the per-chunk cost
+   * of the streams and of the transport. Pending bytes never wait long: `PackrStream` sends them
+   * before the next macrotask (a zero-delay timer) and when the stream closes; `encodeIter`
+   * sends them when its source has no value ready. `0` sends every value as its own chunk.
+   * @default {16384}
+   */
+  coalesceBytes?: number;
+}
+
+/** Packs values and groups their bytes into chunks. */
+export class ChunkEncoder {
+  readonly #packr: Packr;
+  readonly #threshold: number;
+  #arena: Uint8Array<ArrayBuffer>;
+  #length = 0;
+
+  /**
+   * Creates an encoder.
+   *
+   * @param options Packr options and `coalesceBytes`.
+   */
+  constructor(options: PackrStreamOptions = {}) {
+    const { coalesceBytes, ...packrOptions } = options;
+    const threshold = coalesceBytes ?? DEFAULT_COALESCE_BYTES;
+    if (typeof threshold !== "number" || !(threshold >= 0) || threshold > MAX_COALESCE_BYTES) {
+      throw new RangeError(
+        `Cannot use coalesceBytes ${
+          String(threshold)
+        }: expected a number from 0 to ${MAX_COALESCE_BYTES}`,
+      );
+    }
+    this.#threshold = threshold;
+    this.#packr = packrOptions.useRecords === false
+      ? new Packr(packrOptions)
+      : new Packr({ sequential: true, ...packrOptions });
+    this.#arena = new Uint8Array(Math.max(threshold + PACKER_HEADROOM, 2 * PACKER_HEADROOM));
+    this.#packr.useBuffer(this.#arena);
+  }
+
+  /** Bytes packed but not handed out yet. */
+  get pendingBytes(): number {
+    return this.#length;
+  }
+
+  /**
+   * Packs a value; chunks that are ready are appended to `out`.
+   *
+   * @param value The value.
+   * @param out Receives the chunks to send.
+   */
+  write(value: unknown, out: Uint8Array<ArrayBuffer>[]): void {
+    const packr = this.#packr;
+    const arena = this.#arena;
+    packr.position = this.#length;
+    const bytes = packr.pack(value);
+    if (bytes.buffer === arena.buffer) {
+      const at = bytes.byteOffset;
+      if (at !== this.#length) arena.copyWithin(this.#length, at, at + bytes.length);
+      this.#length += bytes.length;
+      if (this.#length >= this.#threshold) out.push(this.take()!);
+      return;
+    }
+    // the value did not fit: the packer wrote it into a buffer of its own, which is now ours
+    packr.useBuffer(arena);
+    const pending = this.take();
+    if (pending !== null) out.push(pending);
+    out.push(bytes);
+  }
+
+  /**
+   * Hands out the pending bytes.
+   *
+   * @returns The pending bytes as one chunk, or `null` when there are none.
+   */
+  take(): Uint8Array<ArrayBuffer> | null {
+    const length = this.#length;
+    if (length === 0) return null;
+    this.#length = 0;
+    const arena = this.#arena;
+    if (length * 4 < arena.length) return arena.slice(0, length);
+    // most of the arena is used: hand it out as it is and start a new one
+    this.#arena = new Uint8Array(arena.length);
+    this.#packr.useBuffer(this.#arena);
+    return arena.subarray(0, length);
+  }
+}

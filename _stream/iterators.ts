@@ -1,0 +1,251 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+import { chunkBytes, ChunkDecoder, type UnpackrStreamOptions } from "./chunk_decoder.ts";
+import { ChunkEncoder, type PackrStreamOptions } from "./chunk_encoder.ts";
+import type { MessagePackSource } from "../_decode/unpackr.ts";
+
+/** A source of values or chunks: an iterable, an async iterable, or a `ReadableStream`. *
+ * @example Usage
+ * ```ts
+ * import { decodeIter, pack, type StreamSource } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const chunks: StreamSource<Uint8Array> = [pack(1), pack(2)];
+ * assert.deepEqual(await Array.fromAsync(decodeIter(chunks)), [1, 2]);
+ * ```
+ */
+export type StreamSource<T> = Iterable<T> | AsyncIterable<T> | ReadableStream<T>;
+
+/**
+ * Packs the values of an iterable, async iterable or `ReadableStream` into MessagePack chunks,
+ * with the same encoder as {@linkcode PackrStream}: records with `sequential` structures unless
+ * `useRecords: false`, and values joined into chunks of about `coalesceBytes`. From a
+ * synchronous source, chunks are full-size; from an asynchronous one, pending bytes are also sent
+ * whenever the source has no value ready within the current macrotask.
+ *
+ * @param source The values.
+ * @param options Packr options and `coalesceBytes`.
+ * @returns An async generator of byte chunks.
+ *
+ * @example Usage
+ * ```ts
+ * import { decodeIter, encodeIter } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const rows = [{ id: 1, ok: true }, { id: 2, ok: false }];
+ * const chunks = await Array.fromAsync(encodeIter(rows));
+ * assert.deepEqual(await Array.fromAsync(decodeIter(chunks)), rows);
+ * ```
+ *
+ * @example A request body from an async generator
+ * ```ts
+ * import { encodeIter } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * async function* events() {
+ *   yield { type: "start" };
+ *   yield { type: "end" };
+ * }
+ * const body = ReadableStream.from(encodeIter(events(), { useRecords: false }));
+ * const bytes = await new Response(body).bytes();
+ * assert.equal(bytes[0], 0xde); // a map16: plain MessagePack
+ * ```
+ */
+export async function* encodeIter(
+  source: StreamSource<unknown>,
+  options: PackrStreamOptions = {},
+): AsyncGenerator<Uint8Array<ArrayBuffer>, void, undefined> {
+  const encoder = new ChunkEncoder(options);
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  if (isIterable(source)) {
+    for (const value of source) {
+      try {
+        encoder.write(value, chunks);
+      } catch (error) {
+        // the values before the bad one are still sent
+        const pending = encoder.take();
+        if (pending !== null) yield pending;
+        throw error;
+      }
+      if (chunks.length > 0) {
+        for (let i = 0; i < chunks.length; i++) yield chunks[i];
+        chunks.length = 0;
+      }
+    }
+  } else {
+    const iterator = asyncIteratorOf(source);
+    const tick = new MacrotaskTick();
+    let done = false;
+    try {
+      for (;;) {
+        const next = iterator.next();
+        let step: IteratorResult<unknown>;
+        if (encoder.pendingBytes > 0) {
+          // send the pending bytes unless the next value arrives within this macrotask
+          const first = await Promise.race([next, tick.promise()]);
+          if (first === TICK) {
+            yield encoder.take()!;
+            step = await next;
+          } else {
+            step = first as IteratorResult<unknown>;
+          }
+        } else {
+          step = await next;
+        }
+        if (step.done) break;
+        try {
+          encoder.write(step.value, chunks);
+        } catch (error) {
+          const pending = encoder.take();
+          if (pending !== null) yield pending;
+          throw error;
+        }
+        if (chunks.length > 0) {
+          for (let i = 0; i < chunks.length; i++) yield chunks[i];
+          chunks.length = 0;
+        }
+      }
+      done = true;
+    } finally {
+      tick.cancel();
+      if (!done) await iterator.return?.();
+    }
+  }
+  const rest = encoder.take();
+  if (rest !== null) yield rest;
+}
+
+/**
+ * Decodes the MessagePack values of a byte stream given as an iterable, async iterable or
+ * `ReadableStream` of chunks (any `BufferSource`), with the same resumable decoder as
+ * {@linkcode UnpackrStream}: any chunking, record definitions carried from value to value,
+ * linear time for values spanning many chunks, `maxIncompleteBufferSize`. Errors are thrown
+ * after the values decoded before them have been yielded; a source that ends inside a value
+ * throws an `IncompleteDataError`.
+ *
+ * @typeParam T The type of the decoded values (not checked).
+ * @param source The byte chunks.
+ * @param options Unpackr options and `maxIncompleteBufferSize`.
+ * @returns An async generator of the values.
+ *
+ * @example Usage
+ * ```ts
+ * import { decodeIter, Packr } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const packr = new Packr({ sequential: true });
+ * const bytes = [...packr.pack({ x: 1 }), ...packr.pack({ x: 2 })];
+ * // one byte per chunk
+ * const chunks = bytes.map((byte) => new Uint8Array([byte]));
+ * assert.deepEqual(await Array.fromAsync(decodeIter(chunks)), [{ x: 1 }, { x: 2 }]);
+ * ```
+ *
+ * @example Reading a fetch response
+ * ```ts
+ * import { decodeIter, pack } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const response = new Response(new Blob([pack("a"), pack("b")]));
+ * const values: string[] = [];
+ * for await (const value of decodeIter<string>(response.body!)) values.push(value);
+ * assert.deepEqual(values, ["a", "b"]);
+ * ```
+ */
+export async function* decodeIter<T = unknown>(
+  source: StreamSource<MessagePackSource>,
+  options: UnpackrStreamOptions = {},
+): AsyncGenerator<T, void, undefined> {
+  const decoder = new ChunkDecoder(options);
+  const values: unknown[] = [];
+  const chunks = isIterable(source)
+    ? source
+    : { [Symbol.asyncIterator]: () => asyncIteratorOf(source) };
+  let failure: unknown;
+  let failed = false;
+  for await (const chunk of chunks) {
+    try {
+      decoder.push(chunkBytes(chunk), values);
+    } catch (error) {
+      failed = true;
+      failure = error;
+    }
+    for (let i = 0; i < values.length; i++) yield values[i] as T;
+    values.length = 0;
+    if (failed) throw failure;
+  }
+  try {
+    decoder.end(values);
+  } catch (error) {
+    failed = true;
+    failure = error;
+  }
+  for (let i = 0; i < values.length; i++) yield values[i] as T;
+  values.length = 0;
+  if (failed) throw failure;
+}
+
+function isIterable<T>(source: StreamSource<T>): source is Iterable<T> {
+  return typeof (source as Iterable<T>)[Symbol.iterator] === "function";
+}
+
+/** An async iterator over a source; a `ReadableStream` without async iteration is read directly. */
+function asyncIteratorOf<T>(source: StreamSource<T>): AsyncIterator<T> {
+  if (typeof (source as AsyncIterable<T>)[Symbol.asyncIterator] === "function") {
+    return (source as AsyncIterable<T>)[Symbol.asyncIterator]();
+  }
+  if (typeof (source as Iterable<T>)[Symbol.iterator] === "function") {
+    return toAsyncIterator((source as Iterable<T>)[Symbol.iterator]());
+  }
+  if (typeof (source as ReadableStream<T>).getReader === "function") {
+    return readerIterator((source as ReadableStream<T>).getReader());
+  }
+  throw new TypeError("Source must be an iterable, an async iterable or a ReadableStream");
+}
+
+async function* toAsyncIterator<T>(iterator: Iterator<T>): AsyncGenerator<T, void, undefined> {
+  for (let step = iterator.next(); !step.done; step = iterator.next()) yield step.value;
+}
+
+/** Reads a stream (for engines whose ReadableStream is not async-iterable); cancels it when the
+ * consumer stops early. */
+async function* readerIterator<T>(
+  reader: ReadableStreamDefaultReader<T>,
+): AsyncGenerator<T, void, undefined> {
+  let done = false;
+  try {
+    for (;;) {
+      const step = await reader.read();
+      if (step.done) break;
+      yield step.value;
+    }
+    done = true;
+  } finally {
+    if (!done) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+}
+
+const TICK: unique symbol = Symbol("tick");
+
+/** One zero-delay timer per macrotask, shared by the values that wait in it. */
+class MacrotaskTick {
+  #promise: Promise<typeof TICK> | null = null;
+  #timer: ReturnType<typeof setTimeout> | undefined = undefined;
+
+  promise(): Promise<typeof TICK> {
+    return this.#promise ??= new Promise((resolve) => {
+      this.#timer = setTimeout(() => {
+        this.#promise = null;
+        this.#timer = undefined;
+        resolve(TICK);
+      }, 0);
+    });
+  }
+
+  cancel(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#promise = null;
+  }
+}

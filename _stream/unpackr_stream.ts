@@ -1,0 +1,122 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+import { chunkBytes, ChunkDecoder, type UnpackrStreamOptions } from "./chunk_decoder.ts";
+import { errorWhenDrained } from "./drain.ts";
+import type { MessagePackSource } from "../_decode/unpackr.ts";
+
+/**
+ * A `TransformStream` that decodes a MessagePack byte stream (any `BufferSource` chunks) into
+ * its values, in order, whatever the chunking: a value split across many chunks, many values in
+ * one chunk, empty chunks. The Web Streams counterpart of msgpackr's Node `UnpackrStream`:
+ * `response.body.pipeThrough(new UnpackrStream())`.
+ *
+ * One sequential Unpackr decodes the whole stream, so record structures defined by an earlier
+ * value (as {@linkcode PackrStream} and msgpackr's streams write them) are known to later ones.
+ * `null` and `undefined` values are emitted as they are. Binary values are views of the chunks
+ * (of a copy, for a value that spanned chunks) unless `copyBuffers` is set.
+ *
+ * A value arriving in many small chunks is decoded once, in time linear in its size. At most
+ * `maxIncompleteBufferSize` bytes (64 MiB by default) are held for a value that spans chunks;
+ * beyond that the stream errors with a `RangeError`. Malformed bytes error the stream with the
+ * decoder's `DecodeError`, and a stream that ends inside a value errors with an
+ * `IncompleteDataError`; in both cases every value decoded before is delivered first.
+ *
+ * @typeParam T The type of the decoded values (not checked).
+ *
+ * @example Usage
+ * ```ts
+ * import { Packr, UnpackrStream } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const packr = new Packr({ sequential: true });
+ * const bytes = [packr.pack({ id: 1 }), packr.pack({ id: 2 }), packr.pack(null)];
+ * // split the bytes into 3-byte chunks, as a network might
+ * const all = new Uint8Array(bytes.flatMap((part) => [...part]));
+ * const chunks = Array.from({ length: Math.ceil(all.length / 3) }, (_, i) =>
+ *   all.subarray(i * 3, i * 3 + 3));
+ *
+ * const values = await Array.fromAsync(
+ *   ReadableStream.from(chunks).pipeThrough(new UnpackrStream()),
+ * );
+ * assert.deepEqual(values, [{ id: 1 }, { id: 2 }, null]);
+ * ```
+ *
+ * @example Decoding a fetch response
+ * ```ts
+ * import { pack, UnpackrStream } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const response = new Response(new Blob([pack({ a: 1 }), pack([2, 3])]));
+ * const values = [];
+ * for await (const value of response.body!.pipeThrough(new UnpackrStream())) {
+ *   values.push(value);
+ * }
+ * assert.deepEqual(values, [new Map([["a", 1]]), [2, 3]]);
+ * ```
+ *
+ * @example Errors come after the values before them
+ * ```ts
+ * import { UnpackrStream } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const stream = ReadableStream.from([new Uint8Array([1, 2, 0x92, 3])])
+ *   .pipeThrough(new UnpackrStream());
+ * const values: unknown[] = [];
+ * await assert.rejects(async () => {
+ *   for await (const value of stream) values.push(value);
+ * }, { name: "IncompleteDataError" });
+ * assert.deepEqual(values, [1, 2]);
+ * ```
+ */
+export class UnpackrStream<T = unknown> extends TransformStream<MessagePackSource, T> {
+  readonly #decoder: ChunkDecoder;
+  readonly #values: unknown[] = [];
+
+  /**
+   * Creates a stream that decodes MessagePack bytes.
+   *
+   * @param options Unpackr options and `maxIncompleteBufferSize`.
+   */
+  constructor(options: UnpackrStreamOptions = {}) {
+    const decoder = new ChunkDecoder(options);
+    super({
+      transform: (chunk, controller) => this.#transform(chunk, controller),
+      flush: (controller) => this.#flush(controller),
+    });
+    this.#decoder = decoder;
+  }
+
+  #transform(
+    chunk: MessagePackSource,
+    controller: TransformStreamDefaultController<T>,
+  ): void | Promise<void> {
+    const values = this.#values;
+    try {
+      this.#decoder.push(chunkBytes(chunk), values);
+    } catch (error) {
+      return this.#fail(controller, error);
+    }
+    for (let i = 0; i < values.length; i++) controller.enqueue(values[i] as T);
+    values.length = 0;
+  }
+
+  #flush(controller: TransformStreamDefaultController<T>): void | Promise<void> {
+    const values = this.#values;
+    try {
+      this.#decoder.end(values);
+    } catch (error) {
+      return this.#fail(controller, error);
+    }
+    for (let i = 0; i < values.length; i++) controller.enqueue(values[i] as T);
+    values.length = 0;
+  }
+
+  /** Delivers the values decoded before `error`, then errors the stream once they are read. */
+  #fail(controller: TransformStreamDefaultController<T>, error: unknown): Promise<never> {
+    const values = this.#values;
+    for (let i = 0; i < values.length; i++) controller.enqueue(values[i] as T);
+    values.length = 0;
+    return errorWhenDrained(controller, error);
+  }
+}

@@ -1,0 +1,105 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+import { isAsciiIn, latin1Slice } from "./utf8.ts";
+
+// Medium-length ASCII strings sliced out of a Latin-1 window of the input.
+//
+// Making a string from bytes costs a call into the runtime (`utf8Slice` / `latin1Slice`: ~55 ns
+// on Deno, ~30-45 on Bun, whatever the length up to a few hundred bytes), while slicing a string
+// that already exists is an engine builtin (~10-15 ns) that shares the characters instead of
+// copying them (V8: slices of 13 characters or more; JavaScriptCore: all). msgpackr's native
+// addon does the same: it makes the strings of a stretch of input as one Latin-1 string and its
+// JavaScript slices them. Here `sliceAsciiString` turns up to WINDOW_BYTES of the input, from a
+// string that needs it, into one Latin-1 string with one `latin1Slice` call, and slices the
+// following ASCII strings out of it while they lie inside (ASCII reads the same in Latin-1 and
+// UTF-8; the headers and other values between them are in the window too, and never read). A
+// window costs about two calls' worth (the call and the copy), so one is opened only for a
+// string that comes within NEAR_BYTES of the previous medium string: a lone one is made on its
+// own (a service response with three such strings in 2 KB ran 0.9× with a window for each).
+//
+// A window's call costs more than its bytes (Deno 2.9 `latin1Slice`: 101 ns for 256 bytes, 150
+// for 1 KiB, 213 for 4 KiB), so an open window reaches WINDOW_BYTES, four times NEAR_BYTES:
+// sample-large.json's 5.6 KB took 9 windows of 1 KiB and takes 2. Fastest of 8-10 alternating
+// processes, after other payloads: records of sample-large.json 5.6 -> 5.5 µs (Deno) and
+// 5.4 -> 5.2 (Bun), of example4.json 6.8 -> 6.4 (Deno), of the 1,000 log events 109 -> 104 µs
+// (Deno) and 119 -> 107 (Bun); plain sample-large.json 8.9 -> 8.2 (Deno) and 8.3 -> 7.5 (Bun).
+//
+// The cost of sharing: a kept slice keeps its window alive, so a string of 13..MAX_SLICED bytes
+// kept after the decode can keep up to WINDOW_BYTES of Latin-1 text in memory (msgpackr's blocks
+// reach 6,000 bytes), never the input itself. Longer strings are made on their own, unless an open
+// window covers them (`sliceLongFromWindow`).
+
+/** Bytes of input one window covers at most. */
+const WINDOW_BYTES = 4096;
+/** A medium string farther than this from the end of the previous one is made on its own. */
+const NEAR_BYTES = 1024;
+/** Shortest string taken from a window (V8 copies shorter slices anyway). */
+export const MIN_SLICED = 13;
+/** Longest string taken from a window; 0 where there is no `latin1Slice` (browsers). */
+export const MAX_SLICED: number = latin1Slice !== null ? 256 : 0;
+
+// The window is of the decoder's current input: the decoder closes it whenever its input
+// changes (a decode starting, one inside it, and its end).
+let windowText = "";
+let windowStart = 0;
+let windowEnd = 0;
+/** Where the last ASCII medium string ended (-Infinity: none since the window was closed). */
+let lastEnd = -Infinity;
+
+/**
+ * `bytes[start, end)` (the decoder's input, `view` a DataView of it or null; MIN_SLICED ≤ length ≤
+ * MAX_SLICED, inside `bytes[0, limit)`) when it is all ASCII: a slice of the current window,
+ * opening a window at `start` when the string lies outside the current one and near the previous
+ * medium string, or a string of its own when it is not near one. `null` when it is not ASCII
+ * (the caller decodes it as UTF-8).
+ */
+export function sliceAsciiString(
+  bytes: Uint8Array,
+  view: DataView | null,
+  start: number,
+  end: number,
+  limit: number,
+): string | null {
+  if (!isAsciiIn(view, bytes, start, end)) return null;
+  const previousEnd = lastEnd;
+  lastEnd = end;
+  if (start < windowStart || end > windowEnd) {
+    // a lone string: made on its own, except in a small input (no view), whose window covers
+    // all the rest of it (under 512 bytes) for about the cost of the string's own call
+    if (start - previousEnd > NEAR_BYTES && view !== null) {
+      return latin1Slice!.call(bytes, start, end);
+    }
+    windowStart = start;
+    windowEnd = Math.min(limit, start + WINDOW_BYTES);
+    windowText = latin1Slice!.call(bytes, start, windowEnd);
+  }
+  return windowText.slice(start - windowStart, end - windowStart);
+}
+
+/**
+ * `bytes[start, end)` (a long string: over MAX_SLICED bytes; `view` a DataView of `bytes` or null)
+ * as a slice of the open window when it lies inside it and is ASCII, else `null`. A long string
+ * never opens a window, but one that an open window already covers costs its ASCII test and a
+ * slice instead of a call that copies it again (sample-large.json: both of its long strings).
+ * Keeping the slice keeps the window alive, which is at most WINDOW_BYTES, as for medium strings.
+ */
+export function sliceLongFromWindow(
+  bytes: Uint8Array,
+  view: DataView | null,
+  start: number,
+  end: number,
+): string | null {
+  if (start < windowStart || end > windowEnd || !isAsciiIn(view, bytes, start, end)) return null;
+  return windowText.slice(start - windowStart, end - windowStart);
+}
+
+/**
+ * Forgets the window: called whenever the decoder's input changes (the same bytes may hold
+ * another message by the next call), and when a decode ends, so the window can be collected.
+ */
+export function closeLatin1Window(): void {
+  windowText = "";
+  windowStart = windowEnd = 0;
+  lastEnd = -Infinity;
+}

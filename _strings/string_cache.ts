@@ -1,0 +1,221 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+import { shortWordAt, wordAt } from "../_core/bytes.ts";
+import { decodeString } from "./utf8.ts";
+
+// Strings repeat: map keys always, and short values often (enum-like fields, hosts, statuses).
+// Decoding one into a fresh string on every occurrence costs an allocation (tens of nanoseconds
+// in JavaScript), and a fresh string used as a property name costs an engine lookup to
+// internalise it. A string cache returns the same string object for the same bytes: a table of
+// strings up to a maximum byte length, compared four bytes at a time. A string has one entry,
+// looked at first (the hit path), and may also sit in the three other entries of its set of four
+// (`cachedStringMiss`), so strings that pick the same entry do not keep replacing each other; one
+// found there often moves back to its own entry (`foundInSet`). A table holds only strings and
+// numbers, no reference to any input, and is shared safely by every decoder.
+
+/** A cache of decoded strings: a table of entries in sets of four. */
+export interface StringCache {
+  /** Byte length of each entry's string; -1 for an empty entry. */
+  readonly lengths: Int8Array;
+  /** Each entry's `maxBytes / 4` words, from `entry * maxBytes / 4` (layout: `cachedString`). */
+  readonly words: Int32Array;
+  readonly strings: string[];
+  /** 32 - log2(entries): a hash's top bits pick the entry. */
+  readonly shift: number;
+  readonly maxBytes: number;
+  /** Lookups that were not answered from this cache so far (callers compare two readings). */
+  misses: number;
+  /**
+   * Per entry: lookups for it answered from another entry of its set since its string last
+   * changed (see `foundInSet`).
+   */
+  readonly strikes: Uint8Array;
+}
+
+/** Creates a cache of 2^`bits` strings of up to `maxBytes` (a multiple of 4, < 128) bytes. */
+function createStringCache(bits: number, maxBytes: number): StringCache {
+  const entries = 1 << bits;
+  return {
+    lengths: new Int8Array(entries).fill(-1),
+    words: new Int32Array(entries * (maxBytes >> 2)),
+    strings: new Array(entries).fill(""),
+    shift: 32 - bits,
+    maxBytes,
+    misses: 0,
+    strikes: new Uint8Array(entries),
+  };
+}
+
+/** The cache for map keys: 4096 keys of up to 32 bytes. */
+export const keyCache: StringCache = createStringCache(12, 32);
+/**
+ * The cache for short string values: 2048 strings of up to 16 bytes (the decoder's written-out hit
+ * test, `middleWordsMatch` in `_decode/decoder.ts`, compares at most two middle words: 16 at most).
+ */
+export const valueCache: StringCache = createStringCache(11, 16);
+
+/**
+ * Decodes the `length`-byte string at `start` (1 ≤ `length` ≤ `cache.maxBytes`), from the cache
+ * when the same bytes were decoded before.
+ *
+ * An entry keeps its bytes as 32-bit words, compared without a loop for strings of up to 8
+ * bytes (a byte loop's exit is mispredicted once per string):
+ *   length ≥ 4: word 0 = bytes [0, 4), word 1 = bytes [length - 4, length) (they overlap below
+ *               8 bytes), then the words at 4, 8, … while before length - 4;
+ *   length < 4: word 0 = `shortWordAt` (bytes 0, length / 2 and length - 1: every byte),
+ *               word 1 = 0.
+ */
+export function cachedString(
+  cache: StringCache,
+  bytes: Uint8Array,
+  start: number,
+  length: number,
+): string {
+  let first: number;
+  let last = 0;
+  if (length >= 4) {
+    first = wordAt(bytes, start);
+    last = wordAt(bytes, start + length - 4);
+  } else {
+    first = shortWordAt(bytes, start, length);
+  }
+  const entry = entryOf(
+    cache,
+    first,
+    last,
+    length > 8 ? wordAt(bytes, start + 4) ^ length : length,
+  );
+  const words = cache.words;
+  const base = entry * (cache.maxBytes >> 2);
+  if (cache.lengths[entry] === length && words[base] === first && words[base + 1] === last) {
+    if (length <= 8 || restMatches(words, base + 2, bytes, start, length)) {
+      return cache.strings[entry];
+    }
+  }
+  return cachedStringMiss(cache, entry, bytes, start, length, first, last);
+}
+
+/** The multipliers of {@linkcode entryOf}'s hash, which `_decode/decoder.ts` writes out with them. */
+export const ENTRY_HASH_A = 0x9e3779b1;
+export const ENTRY_HASH_B = 0x85ebca6b;
+
+/**
+ * The entry a string with these first and last words goes to (also for the hit test the decoder
+ * writes out, see `VALUE_WORDS` in `_decode/decoder.ts`). `salt` is its length, mixed with its second
+ * word (bytes 4..7) when it is over 8 bytes long: strings that differ only there, such as
+ * `blob-1.bin` and `blob-2.bin`, would otherwise all pick one entry.
+ */
+export function entryOf(cache: StringCache, first: number, last: number, salt: number): number {
+  return Math.imul(first ^ Math.imul(last + salt, ENTRY_HASH_A), ENTRY_HASH_B) >>> cache.shift;
+}
+
+/** Whether the words of a string over 8 bytes between its first and last match, from `word`. */
+export function restMatches(
+  words: Int32Array,
+  word: number,
+  bytes: Uint8Array,
+  start: number,
+  length: number,
+): boolean {
+  let offset = 4;
+  while (offset < length - 4 && wordAt(bytes, start + offset) === words[word]) {
+    offset += 4;
+    word++;
+  }
+  return offset >= length - 4;
+}
+
+/**
+ * The slow path of a lookup whose string is not in `entry` (its first and last words as in
+ * {@linkcode cachedString}): from another entry of its set of four (`entry ^ 1`, `^ 2`, `^ 3`)
+ * when the string is there, else decoded and kept in `entry`; the string that was there moves to
+ * an empty entry of the set, or replaces one of the others in turn. So up to four strings that
+ * pick the same entry, or neighbouring ones, all stay cached instead of replacing each other on
+ * every occurrence (strings2.json: 10 such misses a decode before sets, 0 after).
+ */
+export function cachedStringMiss(
+  cache: StringCache,
+  entry: number,
+  bytes: Uint8Array,
+  start: number,
+  length: number,
+  first: number,
+  last: number,
+): string {
+  const words = cache.words;
+  const lengths = cache.lengths;
+  const stride = cache.maxBytes >> 2;
+  for (let other = 1; other < 4; other++) {
+    const base = (entry ^ other) * stride;
+    if (
+      lengths[entry ^ other] === length && words[base] === first && words[base + 1] === last &&
+      (length <= 8 || restMatches(words, base + 2, bytes, start, length))
+    ) {
+      return foundInSet(cache, entry, entry ^ other);
+    }
+  }
+  cache.misses++; // counted on the slow path only, so a hit costs nothing more
+  const text = decodeString(bytes, start, start + length);
+  const base = entry * stride;
+  if (lengths[entry] >= 0) {
+    // the entry's string moves: to an empty entry of the set, else over one of them in turn
+    let victim = entry ^ (1 + cache.misses % 3);
+    for (let other = 1; other < 4; other++) {
+      if (lengths[entry ^ other] < 0) {
+        victim = entry ^ other;
+        break;
+      }
+    }
+    const victimBase = victim * stride;
+    lengths[victim] = lengths[entry];
+    cache.strings[victim] = cache.strings[entry];
+    for (let word = 0; word < stride; word++) words[victimBase + word] = words[base + word];
+  }
+  lengths[entry] = length;
+  cache.strikes[entry] = 0;
+  words[base] = first;
+  words[base + 1] = last;
+  for (let offset = 4, word = base + 2; offset < length - 4; offset += 4, word++) {
+    words[word] = wordAt(bytes, start + offset);
+  }
+  cache.strings[entry] = text;
+  return text;
+}
+
+/** Lookups that find a string in another entry of its set before that string moves back. */
+const PROMOTE_AFTER = 32;
+
+/**
+ * The string in entry `found`, which a lookup for `entry` found there (another entry of its set):
+ * after PROMOTE_AFTER such lookups for `entry` it swaps places with the string in `entry`
+ * (`promote`), so the next lookups' hit test finds it at once. Without the move, a string pushed
+ * out of its entry by one that came once (a run of unique names, say) stayed on the slow path for
+ * good: records {id, tag: "a", tag2: "b"} decoded after records with 1,000 unique names took 40
+ * µs instead of 29 on Deno. The count keeps two strings of one entry that are used in turn from
+ * swapping at every lookup: an array alternating two such strings took 18 µs, 32 with a swap at
+ * the first lookup, 23 after 8 and 19 after 32 (Deno; Bun level).
+ */
+function foundInSet(cache: StringCache, entry: number, found: number): string {
+  if (++cache.strikes[entry] < PROMOTE_AFTER) return cache.strings[found];
+  return promote(cache, entry, found);
+}
+
+/** Swaps the strings of entries `entry` and `found` and returns the one now in `entry`. */
+function promote(cache: StringCache, entry: number, found: number): string {
+  const { lengths, words, strings, strikes } = cache;
+  strikes[entry] = 0;
+  const stride = cache.maxBytes >> 2;
+  const length = lengths[entry];
+  lengths[entry] = lengths[found];
+  lengths[found] = length;
+  const text = strings[found];
+  strings[found] = strings[entry];
+  strings[entry] = text;
+  for (let word = 0, a = entry * stride, b = found * stride; word < stride; word++, a++, b++) {
+    const kept = words[a];
+    words[a] = words[b];
+    words[b] = kept;
+  }
+  return text;
+}

@@ -1,0 +1,317 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+import { valueCache } from "./string_cache.ts";
+import { decodeString, isAsciiIn, textDecoder, utf8Slice } from "./utf8.ts";
+import { MIN_SLICED } from "./latin1_window.ts";
+
+// Non-ASCII strings of a stretch of input decoded together (Bun and Deno).
+//
+// Making a string from non-ASCII UTF-8 costs a runtime call each: JavaScriptCore's `utf8Slice`
+// spends ~100-150 ns on each call before it converts a byte (the 700 strings over 16 bytes of the
+// bench's unicode payload: 108-147 µs one call each, 26 µs as one call over all their bytes), and
+// on Deno one `utf8Slice` call costs 130-140 ns for a string of 20-60 bytes. Decoded together,
+// strings of 20-60 bytes cost ~30 ns each on Bun (`utf8Slice`) and ~50 on Deno (`TextDecoder`,
+// which converts non-ASCII text faster than Deno's `utf8Slice`: ~75). So when the decoder meets a
+// non-ASCII string of medium length (shorter ones come from the value cache, ASCII ones from the
+// Latin-1 window) within MAX_GAP bytes of the previous one, `nonAsciiString` looks ahead through
+// the input for the next non-ASCII strings of SHORTEST..LONGEST bytes, copies the stretch of input
+// from the first to the last with one `set`, turns every byte between two of them (headers, keys,
+// other values: the gaps) into 0, puts a 0 after the last, decodes that with one call and finds
+// where each string ends by the U+0000 after it (one `indexOf` each): its gap's zeros follow, as
+// many as the gap has bytes, and then the next string. The decoder then slices each string out of
+// that text when it reaches it. A lone non-ASCII string is decoded on its own, with no lookahead.
+//
+// One copy of the stretch and zeros in its gaps cost a third of copying each string's bytes into
+// place four at a time (`scratch/cp2.ts`: 800 strings of 60 bytes 8-20 bytes apart, 13 µs
+// against 4-6 µs on both engines; a `set` per string cost twice the word copy).
+//
+// Every string is what decoding its bytes alone gives: a 0 byte is ASCII, so it ends any UTF-8
+// sequence before it and starts none, and ill-formed bytes at the end of one string or the start
+// of the next become the same U+FFFD as alone (WHATWG "maximal subparts"). A string that holds
+// U+0000 itself makes its `indexOf` stop early; every later string is then found early too (the
+// zero just before each string's start is found first), so the last one does not end at the
+// final 0, and the batch is dropped and its strings decoded alone (see `cutText`).
+// Ill-formed bytes send both engines' decoders down a slow path for the whole call (~4.5 ns a
+// byte on Bun, 13× its speed on well-formed text; ~5 ns through Deno's `TextDecoder`), so a batch
+// that holds one ill-formed string costs up to ~20 µs instead of ~2 (`scratch/illformed.ts`: 64
+// strings of 57 bytes in one array, one with a 0xff byte, Deno 8.9 -> 28 µs, Bun 7.0 -> 22.5):
+// linear in the input still, and ill-formed text is rare.
+//
+// The lookahead is a flat walk of tokens: container headers are stepped over (their elements
+// follow as tokens), str/bin/ext skip their payload, and the other tokens have fixed sizes. It does
+// not know map keys from values, nor what an extension will read, and it need not: the decoder
+// takes a batched string only at the same start and length, so a string is always the decoding of
+// exactly the bytes the decoder asked for, and one it never asks for is simply not used.
+//
+// The cost of sharing, as for the Latin-1 window: each string is a piece of the batch's text, so a
+// string kept after the decode keeps the text alive, up to BATCH_BYTES UTF-16 units (8 KiB).
+
+const runtime = globalThis as { Bun?: unknown; Deno?: unknown };
+
+/**
+ * Decodes `stretch[0, length)`: with `utf8Slice` on Bun, with `TextDecoder` on Deno (see above);
+ * no batches elsewhere (browsers have neither the Latin-1 window that finds the first string nor a
+ * measurement).
+ */
+const decodeStretch: ((length: number) => string) | null =
+  runtime.Bun !== undefined && utf8Slice !== null
+    ? (length) => utf8Slice!.call(stretch, 0, length)
+    : runtime.Deno !== undefined
+    ? (length) => textDecoder.decode(stretch.subarray(0, length))
+    : null;
+
+/** Whether non-ASCII strings are decoded in batches here (Bun, Deno). */
+export const UTF8_BATCHES: boolean = decodeStretch !== null;
+
+/** Input bytes one batch spans at most, from its first string's start to its last one's end. */
+const BATCH_BYTES = 4096;
+/** Shortest string the lookahead takes: shorter ones come from the value cache. */
+const SHORTEST = valueCache.maxBytes + 1;
+/** Longest string the lookahead takes. */
+const LONGEST = 1024;
+/**
+ * Strings one batch can hold, given its span: the first has at least MIN_SLICED bytes, and each
+ * later one a header byte and at least SHORTEST bytes. So the span alone bounds the count.
+ */
+const MAX_STRINGS = 1 + Math.floor((BATCH_BYTES - MIN_SLICED) / (1 + SHORTEST));
+/** Gaps at least this long are zeroed by `fill` (one call), shorter ones by stores. */
+const FILL_GAP = 64;
+/** Input bytes one lookahead walks at most (8 KiB, as when a batch held 2 KiB of string bytes). */
+const LOOKAHEAD = 2 * BATCH_BYTES;
+/**
+ * Most input bytes between two non-ASCII strings of one batch. A non-ASCII string opens a batch
+ * only when the previous one ended at most this far before it, and the lookahead stops this far
+ * past the last string it took: a lone non-ASCII string among ASCII text (sample-large.json has
+ * two) costs no walk, which cost it 3-5% on Deno.
+ */
+const MAX_GAP = 512;
+
+// The batch is of the decoder's current input: the decoder closes it whenever its input changes.
+const starts = new Int32Array(MAX_STRINGS);
+const lengths = new Int32Array(MAX_STRINGS);
+/** The batch's stretch of input with 0 in its gaps, and a 0 after it. */
+const stretch = new Uint8Array(BATCH_BYTES + 1);
+/** The batch's decoded text: its strings, each followed by as many U+0000 as its gap has bytes. */
+let batchText = "";
+/** Where each string starts in `batchText`. */
+const pieceStarts = new Int32Array(MAX_STRINGS);
+/** Where each string ends in `batchText` (at the first U+0000 after it). */
+const pieceEnds = new Int32Array(MAX_STRINGS);
+let count = 0;
+/** The next string to hand out. */
+let next = 0;
+/** Where the batch's last string starts (-1: no batch). */
+let lastStart = -1;
+/** Where the last lookahead stopped: strings before it are not looked for again. */
+let walkedTo = -1;
+/** Where the last non-ASCII string the decoder asked for ended. */
+let previousEnd = -Infinity;
+/** Batches made and lookaheads walked so far in this process (for tests). */
+const counts = { batches: 0, lookaheads: 0 };
+
+/**
+ * `bytes[start, end)` (the decoder's input, `view` a DataView of it, `limit` the end of its
+ * data; MIN_SLICED ≤ length ≤ MAX_SLICED), which is not all ASCII, decoded as UTF-8: from the
+ * current batch, or from a new one starting at it, or alone. `view` is null for an input without
+ * one (a small input: see EAGER_VIEW_MIN_INPUT), whose bytes are then read one at a time. Call
+ * only where {@linkcode UTF8_BATCHES}.
+ */
+export function nonAsciiString(
+  bytes: Uint8Array,
+  view: DataView | null,
+  start: number,
+  end: number,
+  limit: number,
+): string {
+  if (start <= lastStart) return batchedString(bytes, start, end);
+  const near = start - previousEnd <= MAX_GAP;
+  previousEnd = end;
+  if (near && start >= walkedTo) {
+    const text = openBatch(bytes, view, start, end, limit);
+    if (text !== null) return text;
+  }
+  return decodeString(bytes, start, end);
+}
+
+/**
+ * `bytes[start, end)` (the decoder's input) decoded as UTF-8: from the current batch when it
+ * holds that string, else alone. For strings longer than MAX_SLICED, which only a batch opened
+ * at a shorter one takes. Call only where {@linkcode UTF8_BATCHES}.
+ */
+export function batchedString(bytes: Uint8Array, start: number, end: number): string {
+  if (start <= lastStart) {
+    while (next < count && starts[next] < start) next++;
+    if (next < count && starts[next] === start && lengths[next] === end - start) {
+      previousEnd = end;
+      return piece(next++);
+    }
+  }
+  return decodeString(bytes, start, end);
+}
+
+/** Forgets the batch: the decoder's input changed (a decode starting, or ending). */
+export function closeUtf8Batch(): void {
+  previousEnd = -Infinity;
+  if (lastStart === -1 && walkedTo === -1) return;
+  batchText = "";
+  count = next = 0;
+  lastStart = walkedTo = -1;
+}
+
+/** Batches made and lookaheads walked so far in this process (for tests). */
+export function utf8BatchCounts(): { batches: number; lookaheads: number } {
+  return { ...counts };
+}
+
+/**
+ * Collects the string at `start` and the non-ASCII strings of SHORTEST..LONGEST bytes after
+ * it, decodes them in one call and returns the first; `null` when no other string was found or
+ * one of them holds U+0000.
+ */
+function openBatch(
+  bytes: Uint8Array,
+  view: DataView | null,
+  start: number,
+  end: number,
+  limit: number,
+): string | null {
+  counts.lookaheads++;
+  starts[0] = start;
+  lengths[0] = end - start;
+  let found = 1;
+  const walkEnd = Math.min(limit, end + LOOKAHEAD);
+  let p = end;
+  let lastEnd = end;
+  while (p < walkEnd && p - lastEnd <= MAX_GAP) {
+    const token = bytes[p];
+    let at: number; // the string's first byte
+    let length: number;
+    if (token >= 0xa0 && token <= 0xbf) { // fixstr
+      at = p + 1;
+      length = token & 0x1f;
+    } else if (token === 0xd9) { // str8
+      at = p + 2;
+      length = bytes[p + 1];
+    } else if (token === 0xda) { // str16
+      at = p + 3;
+      length = (bytes[p + 1] << 8) | bytes[p + 2];
+    } else {
+      const size = tokenSize(bytes, p);
+      if (!(size > 0)) break; // a stop, or NaN: a length byte lies past the input
+      p += size;
+      continue;
+    }
+    if (!(at + length <= walkEnd)) break; // (also when a length byte lies past the input)
+    if (length >= SHORTEST && length <= LONGEST && !isAsciiIn(view, bytes, at, at + length)) {
+      // full: this string will be the next batch's first (the span also bounds the count)
+      if (at + length - start > BATCH_BYTES) break;
+      starts[found] = at;
+      lengths[found++] = length;
+      lastEnd = at + length;
+    }
+    p = at + length;
+  }
+  walkedTo = p;
+  if (found === 1) return null;
+  // the stretch in one copy, then 0 over each gap (a store a byte: gaps between strings are mostly
+  // a few bytes; long ones by one `fill`) and after the last string
+  stretch.set(bytes.subarray(start, lastEnd));
+  for (let i = 1; i < found; i++) {
+    const gapStart = starts[i - 1] + lengths[i - 1] - start;
+    const gapEnd = starts[i] - start;
+    if (gapEnd - gapStart >= FILL_GAP) stretch.fill(0, gapStart, gapEnd);
+    else for (let j = gapStart; j < gapEnd; j++) stretch[j] = 0;
+  }
+  const w = lastEnd - start;
+  stretch[w] = 0;
+  const decoded = decodeStretch!(w + 1);
+  if (!cutText(decoded, found)) return null; // a string holds U+0000: decode them alone
+  batchText = decoded;
+  count = found;
+  next = 1;
+  lastStart = starts[found - 1];
+  counts.batches++;
+  return piece(0);
+}
+
+/** The batch's string `i`: its text up to the U+0000 after it. */
+function piece(i: number): string {
+  return batchText.slice(pieceStarts[i], pieceEnds[i]);
+}
+
+/**
+ * Finds where each of a batch's `found` strings starts and ends in its decoded text
+ * (`pieceStarts`, `pieceEnds`): each ends at the first U+0000 after its start, and the next starts
+ * as many units later as the gap between them has bytes. False when a string holds U+0000: its
+ * end is then found too early, and so is every later string's start and end (before each start
+ * lies a zero of its gap, so the search from a start that came early stops early too); the last
+ * string then does not end at the text's final U+0000.
+ * One `indexOf` a string: on Deno ~30 ns where `split` costs ~55 (V8 makes its pieces one by one
+ * in its runtime); each string is sliced only when the decoder asks for it.
+ */
+function cutText(decoded: string, found: number): boolean {
+  let pieceStart = 0;
+  let pieceEnd = 0;
+  for (let i = 0; i < found; i++) {
+    if (i > 0) pieceStart = pieceEnd + starts[i] - starts[i - 1] - lengths[i - 1];
+    pieceEnd = decoded.indexOf("\0", pieceStart);
+    pieceStarts[i] = pieceStart;
+    pieceEnds[i] = pieceEnd;
+  }
+  return pieceEnd === decoded.length - 1;
+}
+
+/**
+ * Bytes of the token at `p` that is not a str (str/bin/ext payloads included; only the header of
+ * an array or map): 0 to stop the walk (bundled strings, 32-bit lengths, bad bytes).
+ */
+function tokenSize(bytes: Uint8Array, p: number): number {
+  const token = bytes[p];
+  const size = FIXED_TOKEN_SIZES[token];
+  if (size !== 0) return size;
+  switch (token) {
+    case 0xc4: // bin8: length byte, payload
+      return 2 + bytes[p + 1];
+    case 0xc5: // bin16
+      return 3 + ((bytes[p + 1] << 8) | bytes[p + 2]);
+    case 0xc7: // ext8: length byte, type, payload
+      return 3 + bytes[p + 1];
+    case 0xc8: // ext16
+      return 4 + ((bytes[p + 1] << 8) | bytes[p + 2]);
+  }
+  return 0; // c1, bin32, ext32, str32
+}
+
+/** Size of each token whose size the token alone gives (header and data); 0 for the others. */
+const FIXED_TOKEN_SIZES: Uint8Array = (() => {
+  const sizes = new Uint8Array(256);
+  sizes.fill(1, 0x00, 0xa0); // fixint, record ids, fixmap and fixarray headers
+  sizes.fill(1, 0xe0, 0x100); // negative fixint
+  const fixed: [number, number][] = [
+    [0xc0, 1], // nil
+    [0xc2, 1], // false
+    [0xc3, 1], // true
+    [0xca, 5], // float32
+    [0xcb, 9], // float64
+    [0xcc, 2], // uint8
+    [0xcd, 3], // uint16
+    [0xce, 5], // uint32
+    [0xcf, 9], // uint64
+    [0xd0, 2], // int8
+    [0xd1, 3], // int16
+    [0xd2, 5], // int32
+    [0xd3, 9], // int64
+    [0xd4, 3], // fixext1 (also `d4 72 ID`, a record definition)
+    [0xd5, 4], // fixext2
+    [0xd6, 6], // fixext4
+    [0xd7, 10], // fixext8
+    [0xd8, 18], // fixext16
+    [0xdc, 3], // array16 header
+    [0xdd, 5], // array32 header
+    [0xde, 3], // map16 header
+    [0xdf, 5], // map32 header
+  ];
+  for (const [token, size] of fixed) sizes[token] = size;
+  return sizes;
+})();
