@@ -34,14 +34,13 @@ export function toBytes(
 }
 
 /**
- * Decoder inputs this long get their DataView when the decode starts (`_decode/decoder.ts`). Floats read
- * faster from a view that exists from the start (JavaScriptCore: 5,000 float64s in 30 µs instead
- * of 42 µs when made at the first float), and so do the words that maps compare keys by
- * (`readShapedMap`), that the value cache compares strings by and that ASCII tests read. A smaller
- * input makes one only for a 64-bit integer or its seventh float (`FLOATS_BEFORE_VIEW`), and reads
- * those words and bytes with byte loads instead: a DataView costs ~60-90 ns to make on Deno and
- * ~25-130 ns on Bun (more for an array that has no ArrayBuffer object yet), about what decoding 10
- * keys from the key cache costs.
+ * Decoder inputs this long get their DataView when the decode starts (`_decode/decoder.ts`). On
+ * a long input the view pays for itself: floats read faster from a view that exists from the
+ * start, and so do the words that maps compare keys by (`readShapedMap`), that the value cache
+ * compares strings by and that ASCII tests read. A shorter input makes one only for a 64-bit
+ * integer or its seventh float (`FLOATS_BEFORE_VIEW`) and reads those words and bytes with byte
+ * loads instead, because there a DataView costs more to make than its reads would save.
+ * Chosen by measurement: npm run bench:paired:deno / :bun.
  */
 export const EAGER_VIEW_MIN_INPUT = 512;
 

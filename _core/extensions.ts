@@ -17,8 +17,8 @@
 export type ExtensionClass<T = unknown> = abstract new (...args: any[]) => T;
 
 /**
- * A custom extension (WIRE-FORMAT §7.1), registered with `addExtension` for every instance or with
- * `packr.addExtension` for one instance.
+ * A custom extension (docs/wire-format.md, "Custom extensions"), registered with `addExtension`
+ * for every instance or with `packr.addExtension` for one instance.
  *
  * - `pack(value)` returns the payload bytes, written as an ext of `type`; `unpack(bytes)` gets a
  *   view of the payload back.

@@ -61,8 +61,9 @@ export interface UnpackrOptions {
    */
   mapsAsObjects?: boolean;
   /**
-   * Shared record structures known to both sides, an array of key arrays (WIRE-FORMAT §2). A
-   * packer appends new shared shapes to this very array, up to `maxSharedStructures`.
+   * Shared record structures known to both sides, an array of key arrays (docs/wire-format.md,
+   * "Shared structures"). A packer appends new shared shapes to this very array, up to
+   * `maxSharedStructures`.
    */
   structures?: Structure[];
   /** Loads the persisted shared structures; called lazily when an unknown record id appears. */
@@ -140,18 +141,19 @@ export interface UnpackrOptions {
    */
   maxDepth?: number;
   /**
-   * Let the default build generate record readers (with the Function constructor) once a shape has been read
-   * a few times (the no-eval build never does). `false` keeps this instance on the interpreted
-   * reader.
+   * Let the default build generate record readers (with the Function constructor) once a shape
+   * has been read a few times (the no-eval build never does). `false` keeps this instance on the
+   * interpreted reader.
    * @default {true}
    */
   compileRecordReaders?: boolean;
 }
 
 /**
- * What `saveStructures` receives as its second argument (WIRE-FORMAT §2.3): call it with the
- * currently stored structures inside your store's transaction; `false` means the store holds a
- * newer table (already merged into the Packr), so do not write it and return `false`.
+ * What `saveStructures` receives as its second argument (docs/wire-format.md, "Saving and
+ * reloading"): call it with the currently stored structures inside your store's transaction;
+ * `false` means the store holds a newer table (already merged into the Packr), so do not write it
+ * and return `false`.
  * @example Usage
  * ```ts
  * import { type IsCompatible, Packr, type Structure } from "@x/msgpackr";

@@ -6,7 +6,8 @@
 // bounds one by one); a pack started while another runs (from an extension) saves that state
 // and writes into a fresh buffer. What belongs to an instance (options, structures, extensions)
 // comes from the `EncodeContext` the Packr passes in; the object writer is chosen once per
-// instance. Byte choices follow msgpackr 2.1.3 exactly (WIRE-FORMAT §0.1).
+// instance. Byte choices follow msgpackr 2.1.3 exactly (docs/wire-format.md, "What the encoder
+// writes").
 
 import { concatBytes } from "../_core/bytes.ts";
 import { C1Type } from "../_core/c1.ts";
@@ -184,7 +185,10 @@ interface GatheredBytes {
 interface Bundle {
   nonAscii: string;
   ascii: string;
-  /** UTF-16 units bundled since this bundle opened (msgpackr's count, see §3.1). */
+  /**
+   * UTF-16 units bundled since this bundle opened (msgpackr's count; docs/wire-format.md,
+   * "Bundled strings").
+   */
   size: number;
   /** Offset (from `start`) of the 4-byte field that points at this bundle's strings. */
   field: number;
@@ -194,7 +198,10 @@ interface Bundle {
 
 // ---- buffer management -------------------------------------------------------------------------
 
-/** Grows the output so `end` fits, keeping the bytes of the pack in progress (§7.3 sizes). */
+/**
+ * Grows the output so `end` fits, keeping the bytes of the pack in progress. New sizes follow
+ * msgpackr's (docs/wire-format.md, "Output buffers").
+ */
 function makeRoom(end: number): void {
   const used = end - start;
   let newSize: number;
@@ -323,19 +330,14 @@ function writeString(value: string): void {
 
 // Who writes a string's bytes: under 32 units, JavaScript (`writeString`'s first branch); up to
 // MANUAL_UTF8_MAX units, JavaScript; up to ASCII_BY_HAND_MAX units, JavaScript when the string is
-// ASCII (`writeAsciiRun`, four characters a store), else the engine; longer, the engine (so
-// strings of 64 units or more keep msgpackr's engine-written bytes for lone surrogates). The
-// thresholds are where the engine's call overhead is repaid: V8's `encodeInto` costs ~100 ns a
-// call, against ~1.2 ns a character written by hand four at a time (break-even near 90); Bun's
-// `Buffer.prototype.utf8Write` costs a flat ~20 ns, also on a plain Uint8Array. Writing ASCII
-// strings of 48-80 units (V8) and 9-32 units (Bun) by hand packed sample-large.json, the service
-// response, strings2.json and the log events 5-12% faster on Bun and strings2.json 15% faster on
-// Deno, the others level (`scratch/profpack4.ts`, one library per process). On V8, non-ASCII
-// strings of 48-63 units are written by hand too (MANUAL_UTF8_MAX 47 -> 63): Deno's `encodeInto`
-// is a JavaScript wrapper around its op (25% of a records pack of the unicode text), and by hand
-// a 48-unit mixed Cyrillic/CJK string took 182 ns against its 348, level at 64. Same-process A/B
-// on Deno: records pack of the unicode text 1.09x (plain 0.99-1.04x); 64 units and more stay the
-// engine's, whose lone-surrogate bytes (U+FFFD) msgpackr writes from there.
+// ASCII (`writeAsciiRun`, four characters a store), else the engine; longer, the engine. The
+// thresholds are where the engine's fixed cost per call is repaid by its speed per character.
+// V8's `encodeInto` costs much more per call than Bun's `Buffer.prototype.utf8Write` (which also
+// writes into a plain Uint8Array), and on Deno it is a JavaScript wrapper around an op, so V8
+// writes longer strings by hand. MANUAL_UTF8_MAX stays below 64 on every engine: from 64 units
+// msgpackr's bytes for a lone surrogate are the engine's U+FFFD (docs/wire-format.md, "Strings"),
+// while ASCII, which has no surrogates, may go further by hand.
+// Chosen by measurement: npm run bench:paired:deno / :bun (strings2.json).
 type Utf8Write = (this: Uint8Array, text: string, offset: number, length: number) => number;
 /** Running on Bun (JavaScriptCore): the native string writer and `slice` copies pay off there. */
 const ON_BUN = (globalThis as { Bun?: unknown }).Bun !== undefined;
@@ -408,7 +410,10 @@ function writeNumber(value: number): void {
   }
 }
 
-/** Fractions, NaN, ±Infinity and integers outside [-2^31, 2^32): float64, or float32 (§6.1). */
+/**
+ * Fractions, NaN, ±Infinity and integers outside [-2^31, 2^32): float64, or float32
+ * (docs/wire-format.md, "Float32 modes").
+ */
 function writeFloat(value: number): void {
   const useFloat32 = context.useFloat32;
   if (useFloat32 > 0 && value < 0x100000000 && value >= -0x80000000) {
@@ -434,7 +439,7 @@ function writeFloat(value: number): void {
 
 /**
  * Bigints: int64 `d3` within [-2^63, 2^63), uint64 `cf` up to 2^64, else float64, a string or
- * the "B" extension as the options say (§4.5).
+ * the "B" extension as the options say (docs/wire-format.md, "Integers and bigints").
  */
 function writeBigInt(value: bigint): void {
   if (value < 0x8000000000000000n && value >= -0x8000000000000000n) {
@@ -527,9 +532,8 @@ function writeArray(array: readonly unknown[]): void {
  * a float64 `cb` + 8 bytes big-endian for a number that is neither a uint32 nor an int32 (what
  * `writeFloat` writes without float32). Every other number goes to `writeNumber`, every other
  * value to `writeValue`, with `position` written back first and the locals read back after (an
- * element may have moved the output to a larger buffer). The numeric arrays payload packed
- * 1.26-1.33x as fast on Deno and 1.47-1.51x on Bun (same-process A/B, `pack()` and `useBuffer`);
- * arrays that start with anything else keep the loop in `writeArray`.
+ * element may have moved the output to a larger buffer). Arrays that start with anything else
+ * keep the loop in `writeArray`.
  */
 function writeNumberElements(array: readonly unknown[], length: number): void {
   let bytes = target;
@@ -628,9 +632,8 @@ const objectPrototype = Object.prototype;
 /**
  * Whether a for-in over `object` may yield inherited keys: it may unless its prototype is
  * `Object.prototype` and that has no enumerable property (its own prototype is null). Asked per
- * object, not per pack, so a getter that adds one during a pack is seen. Testing `hasOwn` per key
- * cost V8 5-10% of plain packs of objects (Deno, example4.json 18.8-19.5 -> 17.5-18.1 us, 1,000 log
- * events 352-372 -> 332-336 us); this test costs ~4 ns an object, and JavaScriptCore is unchanged.
+ * object, not per pack, so a getter that adds one during a pack is seen. This test once per
+ * object is far cheaper on V8 than `hasOwn` for every key.
  */
 function mayHaveInheritedKeys(object: object): boolean {
   if (getPrototypeOf(object) !== objectPrototype) return true;
@@ -665,9 +668,9 @@ function writeVariableMapObject(object: Record<string, unknown>): void {
 }
 
 /**
- * The encoder's tree of the key sequences of plain objects (`_records/shape_tree.ts`): a property name
- * met where it was met last (same object shape, same place) is copied from the bytes kept in the
- * tree instead of being encoded again. Not used while bundling strings (names may go into the
+ * The encoder's tree of the key sequences of plain objects (`_records/shape_tree.ts`): a property
+ * name met where it was met last (same object shape, same place) is copied from the bytes kept in
+ * the tree instead of being encoded again. Not used while bundling strings (names may go into the
  * bundle then).
  */
 export const objectShapes: ShapeTree<KeyShape> = new ShapeTree<KeyShape>(
@@ -690,8 +693,8 @@ const keptKeyWords = objectShapes.keyWords;
 /**
  * Writes `key`, the next property name of an object whose names so far led to `shape`, and
  * returns the shape that includes it (`null`: the tree does not follow this object further).
- * The kept bytes are copied four at a time (word layout in `_records/shape_tree.ts`); a name written
- * for the first time is kept (if it is a fixstr).
+ * The kept bytes are copied four at a time (word layout in `_records/shape_tree.ts`); a name
+ * written for the first time is kept (if it is a fixstr).
  */
 function writeObjectKey(shape: KeyShape | null, key: string): KeyShape | null {
   if (shape !== null) {
@@ -727,16 +730,16 @@ function writePlainObject(object: Record<string, unknown>): void {
 }
 
 /**
- * A record (§1): walk the shape trie with the keys; a known shape writes its id (one byte, or two
- * in two-byte mode for ids ≥ 0x60), a new shape gets an id from the structure policy — shared
- * (id only) or own (inline definition `d4 72 id` / `d5 72 lo hi` + keys) — then the values.
+ * A record (docs/wire-format.md, "Records"): walk the shape trie with the keys; a known shape
+ * writes its id (one byte, or two in two-byte mode for ids ≥ 0x60), a new shape gets an id from
+ * the structure policy — shared (id only) or own (inline definition `d4 72 id` / `d5 72 lo hi` +
+ * keys) — then the values.
  *
  * The keys come from two for-in loops (the walk, then the values), not from `Object.keys`: for-in
  * builds no array, and `object[key]` inside it is a load from the key's slot on both engines,
- * where a load by a key taken from an array is a keyed lookup. With that and the trie's `hot`
- * child (`StructureEncoder.child`), records packed 1.18-1.37× as fast on Deno (example4.json,
- * sample-large.json, the service response, the log events) and 1.25-1.46× on Bun (paired against
- * the previous code, `scratch` harness); strings2.json and the numeric arrays (one object) level.
+ * where a load by a key taken from an array is a keyed lookup. The trie's `hot` child
+ * (`StructureEncoder.child`) makes the walk of a shape met again one comparison a key.
+ * Chosen by measurement: npm run bench:paired:deno / :bun (example4.json).
  */
 function writeRecord(object: Record<string, unknown>): void {
   const structures = context.structures!;
@@ -760,8 +763,8 @@ function writeRecord(object: Record<string, unknown>): void {
     count--;
   }
   depth--;
-  // a getter that added or deleted properties of its own object: the values no longer match
-  // the record's keys
+  // a getter that added or deleted properties of its own object: the values do not match the
+  // record's keys
   if (count !== 0) throw new Error("An object's properties changed while it was being packed");
 }
 
@@ -791,7 +794,7 @@ function writeRecordHeader(
 /**
  * A record id as a record starts with it, and as the data of its inline definition: one byte
  * 0x40..0x7f, or in two-byte mode an id ≥ 0x60 as 0x60 + its low five bits, then the rest shifted
- * down (`(id - 0x60) >> 5`, §1.4).
+ * down (`(id - 0x60) >> 5`; docs/wire-format.md, "Two-byte ids").
  */
 function writeRecordId(recordId: number, twoByte: boolean): void {
   if (recordId >= 0x60 && twoByte) {
@@ -903,7 +906,10 @@ function hasBrand(value: object, brandedGetter: (this: never) => unknown): boole
   }
 }
 
-/** msgpackr's built-in classes (§0.1, §4.2); false when `value` is none of them. */
+/**
+ * msgpackr's built-in classes (docs/wire-format.md, "What the encoder writes" and "moreTypes
+ * codes"); false when `value` is none of them.
+ */
 function writeBuiltIn(value: object): boolean {
   if (value instanceof Date) {
     if (!hasBrand(value, getTime)) return false;
@@ -964,8 +970,9 @@ function writeTagged(type: number, array: unknown[]): void {
 /**
  * Binary data. With `moreTypes`, typed arrays (other than Uint8Array), ArrayBuffer and DataView
  * are the "t" extension: ext8/16/32 by byteLength + 1 (never fixext) with the code byte first.
- * Otherwise bin8/16/32 of the raw memory bytes (msgpackr writes truncated element values there,
- * §0.1: raw bytes are still a plain bin, so msgpackr reads ours).
+ * Otherwise bin8/16/32 of the raw memory bytes. msgpackr writes truncated element values there
+ * instead; raw bytes are still a plain bin, so msgpackr reads ours (docs/wire-format.md, "What the
+ * encoder writes").
  */
 function writeBytes(bytes: Uint8Array, code: number): void {
   const length = bytes.length;
@@ -1011,9 +1018,9 @@ function writeBytes(bytes: Uint8Array, code: number): void {
 /**
  * Binary values from 16 KiB on are not copied into the arena when `pack()` will copy the output
  * out of it anyway: the header is written, the value is noted here, and `gatherOutput` copies it
- * straight into the exact-size result. That saves one copy of every such byte (16 × 64 KiB blobs
- * on Deno: the 1 MiB arena copy was 32 of 112 µs) and keeps the arena small. Below this size the
- * two extra `set` calls of a gathered value cost more than copying it twice.
+ * straight into the exact-size result. That saves one copy of every such byte and keeps the arena
+ * small. Below this size the two extra `set` calls of a gathered value cost more than copying it
+ * twice.
  */
 const LARGE_BYTES_MIN = 0x4000;
 
@@ -1083,7 +1090,7 @@ function writeWithExtension(value: object, extension: Extension): void {
   writeExtensionData(payload, extension.type!);
 }
 
-// ---- string bundles (§3.1) ---------------------------------------------------------------------
+// ---- string bundles (docs/wire-format.md, "Bundled strings") -----------------------------------
 
 /**
  * A string of 4..4095 units while bundling: `c1` + count (+N from the ASCII string, −N from the
@@ -1149,7 +1156,7 @@ function writeBundleStrings(open: Bundle): void {
   writeString(open.ascii);
 }
 
-// ---- structured clone ids (§4.1) ---------------------------------------------------------------
+// ---- structured clone ids (docs/wire-format.md, "References and cycles") -----------------------
 
 /**
  * Inserts a `d6 69 id` marker before the first occurrence of every object that was referenced
@@ -1327,7 +1334,7 @@ function encodeValue(
   position = start;
   if (flags & RESERVE_START_SPACE) {
     position += flags & 0xff;
-    target.fill(0, start, position); // not bytes left over from an earlier pack
+    target.fill(0, start, position); // not bytes left over from a previous pack
   }
   encoding = true;
   context = ctx;
@@ -1354,8 +1361,9 @@ function encodeValue(
   try {
     const result = finishValue(value, flags, output);
     failed = false;
-    // only this Packr packing inside itself is nested (§2.5); another Packr packing inside an
-    // extension of this one is that Packr's outermost pack, and saves its structures as usual
+    // only this Packr packing inside itself is nested (docs/wire-format.md, "Packs inside
+    // packs"); another Packr packing inside an extension of this one is that Packr's outermost
+    // pack, and saves its structures as usual
     return wasPacking
       ? result
       : afterPack(structures, result, ctx, value, flags, output, insideAnotherPack);
@@ -1426,8 +1434,10 @@ function gatherOutput(gathered: readonly GatheredBytes[]): Bytes {
   return concatBytes(parts);
 }
 
-/** V8 (Deno, Node) copies large buffers faster with `new` + `set` than with `slice` (1 MiB:
- * ~80 µs against ~460 µs measured in Deno 2.9); JavaScriptCore is faster with `slice`. */
+/**
+ * Outputs from this size are copied with `new` + `set`, which V8 (Deno, Node) does faster than
+ * `slice` for large buffers; JavaScriptCore is faster with `slice` at every size.
+ */
 const LARGE_COPY = ON_BUN ? Infinity : 0x40000;
 
 /** The packed bytes as a new, exact-size array of their own. */
@@ -1449,7 +1459,7 @@ function updateOutput(output: OutputBuffer, flags: number): void {
 /**
  * After the outermost pack of a records Packr: forget own ids, promote shapes from nested packs,
  * and save new shared structures. A declined save (`false`) reloads the table and packs again;
- * a save that throws rolls the table back (§2.3).
+ * a save that throws rolls the table back (docs/wire-format.md, "Saving and reloading").
  */
 function afterPack(
   structures: StructureEncoder,

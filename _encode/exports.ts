@@ -42,7 +42,8 @@ export const NEVER: 0 = FLOAT32_OPTIONS.NEVER;
  */
 export const ALWAYS: 1 = FLOAT32_OPTIONS.ALWAYS;
 /**
- * `useFloat32` value: float32, and round float32 values to decimal digits when decoding (`FLOAT32_OPTIONS.DECIMAL_ROUND`).
+ * `useFloat32` value: float32, and round float32 values to decimal digits when decoding
+ * (`FLOAT32_OPTIONS.DECIMAL_ROUND`).
  * @example Usage
  * ```ts
  * import { DECIMAL_ROUND, FLOAT32_OPTIONS } from "@x/msgpackr";
@@ -54,7 +55,8 @@ export const ALWAYS: 1 = FLOAT32_OPTIONS.ALWAYS;
  */
 export const DECIMAL_ROUND: 3 = FLOAT32_OPTIONS.DECIMAL_ROUND;
 /**
- * `useFloat32` value: float32 only when the decimal digits survive, else float64 (`FLOAT32_OPTIONS.DECIMAL_FIT`).
+ * `useFloat32` value: float32 only when the decimal digits survive, else float64
+ * (`FLOAT32_OPTIONS.DECIMAL_FIT`).
  * @example Usage
  * ```ts
  * import { DECIMAL_FIT, FLOAT32_OPTIONS } from "@x/msgpackr";

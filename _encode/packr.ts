@@ -15,9 +15,9 @@ import { decodeContextOf, DEFAULT_MAX_DEPTH, Unpackr } from "../_decode/unpackr.
 
 /**
  * A MessagePack encoder (and decoder: a Packr is an {@linkcode Unpackr}) writing msgpackr's
- * format byte for byte. By default objects are written as records (WIRE-FORMAT §1), which are
- * smaller and faster to decode; `useRecords: false` writes plain maps that any MessagePack
- * decoder reads. Each instance has its own options, structures and extensions.
+ * format byte for byte. By default objects are written as records (docs/wire-format.md,
+ * "Records"), which are smaller and faster to decode; `useRecords: false` writes plain maps that
+ * any MessagePack decoder reads. Each instance has its own options, structures and extensions.
  *
  * `pack` returns a new `Uint8Array` of exactly the packed bytes (the internal arena is reused
  * for the next call). After {@linkcode Packr.useBuffer}, values are written into the given
@@ -146,7 +146,7 @@ export class Packr extends Unpackr {
   /**
    * Writes the following packs into `buffer`, one after another (8-byte aligned), returning
    * views of it instead of copies: arena allocation under your control. Call it again with the
-   * same buffer once the earlier results are no longer needed. When fewer than 2 KiB of it are
+   * same buffer once the previous results are done with. When fewer than 2 KiB of it are
    * left, the next pack starts a new buffer of the same size (at least 8 KiB), as msgpackr does,
    * and later packs go on there; a value that does not fit continues in a new, larger buffer.
    * Either way the results kept so far stay intact.
@@ -167,8 +167,8 @@ export class Packr extends Unpackr {
    */
   useBuffer(buffer: Uint8Array<ArrayBuffer>): void {
     let given = this.#given;
-    // the same buffer again (its earlier results are done with) keeps its DataView: making one
-    // costs more than a small pack (~90 ns on Deno). A detached buffer (length 0) is checked anew.
+    // the same buffer again (its previous results are done with) keeps its DataView: making one
+    // costs more than a small pack. A detached buffer (length 0) is checked anew.
     if (given === null || given.buffer !== buffer || buffer.length === 0) {
       const bytes = buffer.constructor === Uint8Array
         ? buffer

@@ -1,9 +1,9 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-// Payload of the "B" extension (0x42, WIRE-FORMAT §4.5): a bigint as big-endian two's
-// complement. msgpackr writes whole 64-bit chunks (as many as the sign bit needs) for values
-// below 2^65536 in magnitude, and the minimal byte length above that.
+// Payload of the "B" extension (0x42; docs/wire-format.md, "The bigint extension"): a bigint as
+// big-endian two's complement. msgpackr writes whole 64-bit chunks (as many as the sign bit needs)
+// for values below 2^65536 in magnitude, and the minimal byte length above that.
 
 const MASK_64 = (1n << 64n) - 1n;
 

@@ -4,7 +4,7 @@
 import { LITTLE_ENDIAN } from "./float_bytes.ts";
 
 /**
- * Values of the `useFloat32` option (WIRE-FORMAT §6.1).
+ * Values of the `useFloat32` option (docs/wire-format.md, "Float32 modes").
  *
  * - `NEVER` (0): numbers with a fraction are written as float64.
  * - `ALWAYS` (1): non-integers in [-2^31, 2^32) are written as float32.
@@ -60,7 +60,7 @@ const scratchBytes = new Uint8Array(scratchFloat.buffer);
  * Rounds a float32 value to its significant decimal digits: the same rounding a decoder with
  * `useFloat32: DECIMAL_ROUND` or `DECIMAL_FIT` applies to every float32 it reads.
  *
- * @param float32Number A number that was stored as float32 (for example 0.10000000149011612).
+ * @param float32Number A number stored as float32 (for example `Math.fround(0.1)`).
  * @returns The shortest-looking decimal the float32 stands for (for example 0.1).
  *
  * @example Usage

@@ -2,7 +2,8 @@
 // This module is browser compatible.
 
 /**
- * Decodes the payload of a timestamp extension (type -1, WIRE-FORMAT §4.3) into a `Date`.
+ * Decodes the payload of a timestamp extension (type -1; docs/wire-format.md, "Timestamps") into a
+ * `Date`.
  *
  * - 4 bytes: u32 seconds.
  * - 8 bytes: 30-bit nanoseconds, then 34-bit seconds.
@@ -33,7 +34,8 @@ export function decodeTimestamp(bytes: Uint8Array, start: number, length: number
 }
 
 /**
- * Writes a Date as a timestamp extension, with msgpackr's choice of form (WIRE-FORMAT §4.3).
+ * Writes a Date as a timestamp extension, with msgpackr's choice of form (docs/wire-format.md,
+ * "Timestamps").
  * Returns the new write position. `target` must have room for 15 bytes at `position`.
  *
  * | condition | bytes |

@@ -1,8 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-// The "t" extension (0x74, WIRE-FORMAT §4.2): one code byte naming the type, then the raw memory
-// bytes of the array (platform order, little-endian in practice).
+// The "t" extension (0x74; docs/wire-format.md, "moreTypes codes"): one code byte naming the type,
+// then the raw memory bytes of the array (platform order, little-endian in practice).
 
 /** Code byte 0x10: an ArrayBuffer. */
 export const ARRAY_BUFFER_CODE = 0x10;

@@ -6,21 +6,22 @@
 // generate code.
 //
 // A loop `object[names[i]] = read()` is slow because its one store site sees a different
-// property name on every iteration, so the engine's inline cache gives up (megamorphic):
-// bench/object_building.ts measures 4-6x the cost of an object literal. A store site that only
-// ever sees one property name on one object shape stays cached and costs little more than a
-// literal. So the functions below are copies of the same code, written out one by one in the
-// source (copies made at run time would need code generation, which a Content-Security-Policy
-// forbids): every copy has its own store sites, hence its own inline caches, and
-// `_records/reader.ts` hands each shape its own copy, so each site sees one name.
+// property name on every iteration, so the engine's inline cache gives up (megamorphic;
+// bench/object_building.ts compares it with an object literal). A store site that only ever sees
+// one property name on one object shape stays cached and costs little more than a literal. So
+// the functions below are copies of the same code, written out one by one in the source (copies
+// made at run time would need code generation, which a Content-Security-Policy forbids): every
+// copy has its own store sites, hence its own inline caches, and `_records/reader.ts` hands each
+// shape its own copy, so each site sees one name.
 //
 // A record builder takes no argument, like a generated reader, so the decoder calls it directly:
 // what it builds is set once, in `plans`, when it is handed out. It stores the first
-// 8 properties itself and the rest with continuation chunks (also one copy per shape
-// and offset), which store up to 8 properties from `names[next]` until `end` and
-// return where they stopped. Shapes of more than `MOST_PROPERTIES_WITHOUT_TEMPLATE` properties
-// (`_records/reader.ts`, which says why) start from a copy of a template that already has every
-// property (`{ ...template }`) and overwrite the values.
+// 8 properties itself and the rest with continuation chunks (also one copy per
+// shape and offset), which store up to 8 properties from `names[next]` until
+// `end` and return where they stopped. Shapes of more than
+// `MOST_PROPERTIES_WITHOUT_TEMPLATE` properties (`_records/reader.ts`, which says why) start
+// from a copy of a template that already has every property (`{ ...template }`) and overwrite
+// the values.
 
 type Target = Record<string, unknown>;
 type Names = readonly string[];
@@ -41,7 +42,10 @@ export interface RecordPlan {
   readonly names: Names;
   /** Reads the next value. */
   readonly read: Read;
-  /** For large shapes (see `_records/reader.ts`): an object with every property, copied per record. */
+  /**
+   * For large shapes (see `_records/reader.ts`): an object with every property, copied per
+   * record.
+   */
   readonly template: Target | null;
   /** Continuation chunks for the properties after the first 8, in order. */
   readonly rest: readonly StoreChunk[];

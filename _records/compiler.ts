@@ -4,8 +4,8 @@
 // The default build's record reader compiler: a shape read often gets a reader that returns an
 // object literal, `{ id: r(), name: r() }`, which engines build far faster than a loop of
 // assignments. Only the default entry modules import this module; `no_eval.ts` never does.
-// Compiling is tried lazily (never at import), and `_records/reader.ts` stops trying for good if it
-// throws, as it does under a Content-Security-Policy without 'unsafe-eval'.
+// Compiling is tried lazily (never at import), and `_records/reader.ts` stops trying for good if
+// it throws, as it does under a Content-Security-Policy without 'unsafe-eval'.
 
 import {
   installRecordReaderCompiler,
@@ -44,7 +44,7 @@ function compileRecordReader(
     const literal = `{${properties.join(",")}}`;
     // The function's name tells the value readers apart: engines cache the code of identical
     // source text, and its `r()` calls would then see both readers (a record type and plain
-    // maps of the same keys), which no engine inlines well (Deno: records 10% slower)
+    // maps of the same keys), which no engine inlines well
     const body = `return function read${compiled.size}(){return ${
       freeze ? `Object.freeze(${literal})` : literal
     }}`;

@@ -4,26 +4,23 @@
 import { createShapeBuilder } from "./reader.ts";
 import { type KeyNode, ShapeTree } from "./shape_tree.ts";
 
-// Plain maps decoded as objects, built by shape. A map's object used to be built with one store
-// per entry, `object[key] = value`, from one store site that sees every property name of every
-// map, so the engines' inline caches give up on it (bench/object_building.ts: several times the
-// cost of an object literal). Records avoid this with a builder per shape; plain maps carry no
-// shape, but the same key sequences come back map after map (items of a list, events of a log).
-// So the decoder follows each map's keys down its tree of key sequences (`_records/shape_tree.ts`; a key
-// met where it was met last is compared as bytes, not decoded), keeps the values on a stack
-// meanwhile, and when the map ends builds its object in one go: with the shape's builder once
-// the sequence has ended 4 maps (a compiled object literal in the default build, a pooled builder
-// in the no-eval build, both from `_records/reader.ts`, which keeps them per key list, so a shape
-// that comes back after the tree was renewed finds its builder again), else with the stores.
-// Maps of more than `MAX_SHAPED_KEYS` entries are not followed (dictionaries, not shapes), and a
-// map whose next key the tree has no node for is finished with the stores. Compiling shares the
-// records' allowance of 32 shapes per decode.
+// Plain maps decoded as objects, built by shape. One store per entry, `object[key] = value`, from
+// one store site that sees every property name of every map, defeats the engines' inline caches
+// (bench/object_building.ts compares it with an object literal). Records avoid this with a
+// builder per shape; plain maps carry no shape, but the same key sequences come back map after
+// map (items of a list, events of a log). So the decoder follows each map's keys down its tree of
+// key sequences (`_records/shape_tree.ts`; a key met where it was met last is compared as bytes,
+// not decoded), keeps the values on a stack meanwhile, and when the map ends builds its object in
+// one go: with the shape's builder once the sequence has ended 4 maps (a compiled object literal
+// in the default build, a pooled builder in the no-eval build, both from `_records/reader.ts`,
+// which keeps them per key list, so a shape that comes back after the tree was renewed finds its
+// builder again), else with the stores. Maps of more than `MAX_SHAPED_KEYS` entries are not
+// followed (dictionaries, not shapes), and a map whose next key the tree has no node for is
+// finished with the stores. Compiling shares the records' allowance of 32 shapes per decode.
 //
-// Measured (`npm run bench:deno` / `bench:bun` at 99b6b97 against the tables of 5de5369, plain
-// `unpack`, median µs): Deno example4.json 19.1 -> 15.5, sample-large.json 15.8 -> 13.1, the
-// 20-item service response 7.8 -> 6.0, 1,000 log events 351 -> 245; Bun 21.8 -> 13.9, 16.9 ->
-// 12.6, 9.6 -> 5.4, 447 -> 232. Many small maps keyed by ids, unique per message (a scratch
-// stress test): 1.0-1.12x slower.
+// Repeated shapes decode markedly faster this way; only maps keyed by ids that are new in every
+// message pay for the walk without gaining from it, and lose a little.
+// Chosen by measurement: npm run bench:deno / bench:bun (plain `unpack`).
 
 /** Maps with more entries are decoded with plain stores (dictionaries, not shapes). */
 export const MAX_SHAPED_KEYS = 64;
@@ -75,7 +72,7 @@ function namesOf(shape: MapShape): string[] {
   return names;
 }
 
-// ---- the value stack -----------------------------------------------------------------------------
+// ---- the value stack ---------------------------------------------------------------------------
 //
 // A map's values wait here, from `base` up, while its keys are followed; a map inside a value
 // uses the slots above. The decoder writes `valueStack[top++]`; builders read with `popValue`.
@@ -101,7 +98,7 @@ export function markStackUse(end: number): void {
 /** Drops every value from the stack (after a top-level decode, whether it succeeded or not). */
 export function releaseValueStack(): void {
   if (highWater === 0) return;
-  // a few slots in a loop: calling `fill` costs ~70 ns on Deno, as much as a small decode's map
+  // a few slots in a loop: on V8 a call to `fill` costs as much as decoding a small map
   if (highWater <= 16) {
     for (let i = 0; i < highWater; i++) valueStack[i] = undefined;
   } else {

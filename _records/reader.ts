@@ -3,11 +3,12 @@
 
 import { plans, RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "./builders.ts";
 
-// Readers for records (WIRE-FORMAT §1, §7.2). Every record type starts on the interpreted reader,
-// which builds objects with store code that no other shape uses (`_records/builders.ts`). The
-// default build installs a compiler (`_records/compiler.ts`) that turns a shape read often into a
-// reader returning an object literal; this module never builds code itself, so the no-eval build,
-// which does not install a compiler, contains no code generation at all.
+// Readers for records (docs/wire-format.md, "Records"; how readers are chosen and compiled:
+// docs/architecture.md). Every record type starts on the interpreted reader, which builds objects
+// with store code that no other shape uses (`_records/builders.ts`). The default build installs a
+// compiler (`_records/compiler.ts`) that turns a shape read often into a reader returning an
+// object literal; this module never builds code itself, so the no-eval build, which does not
+// install a compiler, contains no code generation at all.
 
 /** Reads the field values of one record at the decoder's position and returns the object. */
 export type RecordBodyReader = () => object;
@@ -31,7 +32,10 @@ export interface RecordType {
   readonly keys: readonly string[] | null;
   /** Number of field values a record of this type holds. */
   readonly size: number;
-  /** The id's first byte is followed by a high byte (slots 32..63 in two-byte mode, §1.4). */
+  /**
+   * The id's first byte is followed by a high byte (slots 32..63 in two-byte mode;
+   * docs/wire-format.md, "Two-byte ids").
+   */
   readonly twoByte: boolean;
   /** Cached from a shared structure (dropped when the shared table changes), not defined inline. */
   readonly shared: boolean;
@@ -44,9 +48,10 @@ const COMPILE_AFTER_READS = 3;
 /** Reads of a type (without a compiler) from which it uses its shape's pooled builder. */
 const POOL_AFTER_READS = 2;
 /**
- * Most shapes compiled during one top-level decode. Compiling costs tens of microseconds, so
- * without a cap a crafted message with thousands of distinct shapes could spend seconds in the
- * compiler; shapes beyond the cap stay interpreted and may compile in a later decode.
+ * Most shapes compiled during one top-level decode. Compiling a shape costs far more than
+ * reading a record, so without a cap a crafted message with thousands of distinct shapes could
+ * spend seconds in the compiler; shapes beyond the cap stay interpreted and may compile in a later
+ * decode.
  */
 const MAX_COMPILES_PER_DECODE = 32;
 
@@ -72,7 +77,7 @@ export function installRecordReaderCompiler(recordReaderCompiler: RecordReaderCo
 
 /**
  * Property names for a structure's keys: `__proto__` becomes `__proto_` (msgpackr's documented
- * rule, §6.5), so a record can never replace an object's prototype.
+ * rule; docs/wire-format.md, "__proto__"), so a record can never replace an object's prototype.
  */
 function toPropertyNames(keys: readonly string[]): string[] {
   return keys.map((key) => key === "__proto__" ? "__proto_" : key);
@@ -95,25 +100,24 @@ export function pooledShapeCount(): number {
 }
 
 /**
- * The engine's own copy of a property name, for the names a pooled builder stores (once per
- * builder: internalizing costs ~0.5 us a name on V8). Names decoded from an inline definition are
- * fresh strings; a keyed store with one makes V8 look it up in its table of property names on every
- * store, while the string an object's key list hands back is that table's entry. Measured on V8
- * with the shapes first met inline: example4.json records 12.5 -> 10.1 us, 1,000 records 233 ->
- * 203 us; JavaScriptCore unchanged.
+ * The engine's own copy of a property name, for the names a pooled builder stores (made once per
+ * builder: internalizing a name costs more than a store). Names decoded from an inline definition
+ * are fresh strings; a keyed store with one makes V8 look it up in its table of property names on
+ * every store, while the string an object's key list hands back is that table's entry. This
+ * speeds V8 up on shapes first met inline; JavaScriptCore neither gains nor loses.
  */
 function internalized(name: string): string {
   return Object.keys({ [name]: 0 })[0];
 }
 
 /**
- * Most properties of a shape whose pooled builder starts its objects from `{}`; larger shapes
- * start from a copy of a template that has every property. V8 turns an object that gains more than
- * about 16 properties by keyed stores into a slow dictionary (the V8 of Node 20 and of Deno 2.9:
- * 19 still fast, 20 not), while a copy of a template made by JSON.parse has them all at once, in
- * the object itself, as a literal would. Smaller shapes start from `{}`: the copy costs more than
- * the stores that grow the object (on JavaScriptCore it is a call into the runtime), so shapes of
- * 9-16 properties went faster without it.
+ * Most properties of a shape whose pooled builder starts its objects from `{}`; larger shapes start
+ * from a copy of a template that has every property. V8 turns an object that gains 20 or so
+ * properties by keyed stores into a slow dictionary (16 leaves a margin), while a copy of a
+ * template made by JSON.parse has them all at once, in the object itself, as a literal would.
+ * Smaller shapes start from `{}`, because there the copy costs more than the stores that grow the
+ * object (on JavaScriptCore it is a call into the runtime).
+ * Chosen by measurement: deno run -A bench/object_building.ts / bun bench/object_building.ts.
  */
 export const MOST_PROPERTIES_WITHOUT_TEMPLATE = 16;
 
@@ -128,11 +132,11 @@ function loopBuilder(names: readonly string[], read: () => unknown): () => Recor
 }
 
 /**
- * Builds objects of one shape without code generation, reading each value with `read`: the core
- * of the interpreted reader (exported for bench/object_building.ts). The shape gets its own
- * builder from the pool of `_records/builders.ts` (see there why that is several times faster
- * than a loop), shared with every later reader of the same shape (all readers of a decoder pass
- * the same `read`; a shape met again with another `read` gets the loop).
+ * Builds objects of one shape without code generation, reading each value with `read`: the core of
+ * the interpreted reader (exported for bench/object_building.ts). The shape gets its own builder
+ * from the pool of `_records/builders.ts` (see there why that is much faster than a loop), shared
+ * with every later reader of the same shape (all readers of a decoder pass the same `read`; a shape
+ * met again with another `read` gets the loop).
  */
 export function createObjectBuilder(
   names: readonly string[],
@@ -173,8 +177,8 @@ function pooledBuilder(
 }
 
 /**
- * A builder for plain maps of one key sequence (`_records/map_shapes.ts`), reading the values with
- * `read`: compiled when `compile` (the decoder's `compileRecordReaders`) and a compiler is
+ * A builder for plain maps of one key sequence (`_records/map_shapes.ts`), reading the values
+ * with `read`: compiled when `compile` (the decoder's `compileRecordReaders`) and a compiler is
  * installed and allowed, else the shape's pooled builder. `null`: not now (this decode's compile
  * allowance is spent; ask again later) or none (the pools are spent).
  */

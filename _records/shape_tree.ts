@@ -7,8 +7,8 @@ import { shortWordAt, wordAt } from "../_core/bytes.ts";
 // node's children are the sequences one key longer. Objects of one shape walk the same path, and
 // each node keeps the encoded bytes of its key (a fixstr), so a codec that meets the key where
 // it met it last can skip the work on it: the decoder compares the input with the kept bytes
-// instead of decoding the key (`_decode/decoder.ts`), the encoder copies them instead of encoding it
-// (`_encode/encoder.ts`). Each codec has a tree of its own; both use this code.
+// instead of decoding the key (`_decode/decoder.ts`), the encoder copies them instead of encoding
+// it (`_encode/encoder.ts`). Each codec has a tree of its own; both use this code.
 //
 // Every step checks the node's `hot` child first (the child it stepped to last: consecutive
 // objects usually repeat it), with one string comparison, and only then its map of children.
@@ -42,8 +42,8 @@ export interface KeyNode<Node extends KeyNode<Node>> {
 /**
  * Makes a node with `hot` and `children` null and `keyLength` 0. Each codec writes its own
  * object literal, so the engines give the encoder's and the decoder's nodes different hidden
- * classes: code that reads nodes of one kind stays specialised to them (sharing one made Deno's
- * whole decoder 10-40% slower once the encoder had also run).
+ * classes: code that reads nodes of one kind stays specialised to them. One literal shared by
+ * both would make V8's whole decoder markedly slower once the encoder had also run.
  */
 export type CreateNode<Node> = (
   id: number,

@@ -1,10 +1,10 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-// The encoder's record structures (WIRE-FORMAT §1.5, §1.6, §2): which object shapes have record
-// ids, which ids are shared, when a new shape becomes shared or gets an inline ("own") id, how
-// ids are reused, and the save/reload protocol for shared structures. This module decides ids;
-// the encoder writes the bytes.
+// The encoder's record structures (docs/wire-format.md, "Choosing ids" and "Shared structures"):
+// which object shapes have record ids, which ids are shared, when a new shape becomes shared or
+// gets an inline ("own") id, how ids are reused, and the save/reload protocol for shared
+// structures. This module decides ids; the encoder writes the bytes.
 
 import type { IsCompatible, PackrOptions, Structure } from "../_core/options.ts";
 
@@ -12,8 +12,8 @@ import type { IsCompatible, PackrOptions, Structure } from "../_core/options.ts"
  * A node of the shape trie: the key sequence that leads to it, its children one key longer, and
  * for a node that ends a known key sequence, its record id (0 = none) and keys. A walk checks the
  * `hot` child first (the child it stepped to last, by its key's identity: consecutive objects
- * usually repeat it), and only then looks the key up in `children` (a hash lookup: ~10-20 ns,
- * which made most of the trie's cost when every step took one).
+ * usually repeat it), and only then looks the key up in `children`: a hash lookup at every step
+ * would be most of the trie's cost.
  */
 export interface ShapeNode {
   /** Children by property name, null-prototype so any name is safe; `null` until the first. */
@@ -35,7 +35,10 @@ function newNode(): ShapeNode {
 /** Trie rebuild threshold: weighted new nodes before the trie is rebuilt from the shared ones. */
 const TRANSITIONS_BEFORE_REBUILD = 10000;
 
-/** State kept around a nested `pack` of the same Packr (§2.5). */
+/**
+ * State kept around a nested `pack` of the same Packr (docs/wire-format.md, "Packs inside
+ * packs").
+ */
 export interface NestedSave {
   nextId: number;
   nextOwnId: number | undefined;
@@ -202,9 +205,10 @@ export class StructureEncoder {
   }
 
   /**
-   * Decides the id of a new shape reached at `node` (§1.5): shared while there is room and the
-   * shape may be shared, else an own id (reused in a cycle). Returns the id, or 0 to write the
-   * object as a plain map. Records the decision in the trie and the tables.
+   * Decides the id of a new shape reached at `node` (docs/wire-format.md, "Choosing ids"): shared
+   * while there is room and the shape may be shared, else an own id (reused in a cycle). Returns
+   * the id, or 0 to write the object as a plain map. Records the decision in the trie and the
+   * tables.
    */
   allocate(node: ShapeNode, keys: Structure, newNodes: number): number {
     let recordId = this.nextId || 0x40;
@@ -254,7 +258,7 @@ export class StructureEncoder {
 
   /**
    * After the outermost pack without error: promotes shapes first seen in nested packs to shared
-   * (§2.5), within `maxShared` and `shouldShare`.
+   * (docs/wire-format.md, "Packs inside packs"), within `maxShared` and `shouldShare`.
    */
   promotePending(): void {
     const toPromote = this.pending;
@@ -277,7 +281,10 @@ export class StructureEncoder {
     }
   }
 
-  /** `isCompatible` for `saveStructures` (§2.3): merges a newer stored table when it differs. */
+  /**
+   * `isCompatible` for `saveStructures` (docs/wire-format.md, "Saving and reloading"): merges a
+   * newer stored table when it differs.
+   */
   isCompatible: IsCompatible = (existing) => {
     const compatible = !existing || this.lastSavedLength === existing.length;
     if (!compatible) this.replaceShared(existing);
@@ -291,7 +298,10 @@ export class StructureEncoder {
     this.trie = null;
   }
 
-  /** Before a nested pack of this Packr: hide own ids and unsaved shared ids (§2.5). */
+  /**
+   * Before a nested pack of this Packr: hide own ids and unsaved shared ids (docs/wire-format.md,
+   * "Packs inside packs").
+   */
   saveForNested(): NestedSave {
     const saved: NestedSave = {
       nextId: this.nextId,
@@ -305,8 +315,8 @@ export class StructureEncoder {
     for (const node of this.ownQueue) node.recordId = 0;
     this.ownQueue = [];
     if (this.hasSharedUpdate && this.saveStructures && this.trie) {
-      // shared shapes made earlier in the outer pack are not saved yet: the nested buffer must
-      // not reference them
+      // shared shapes the outer pack made so far are not saved yet: the nested buffer must not
+      // reference them
       for (let i = this.lastSavedLength; i < this.shared.length; i++) {
         const keys = this.shared[i];
         if (!keys) continue;

@@ -18,7 +18,8 @@ export type RecordTypeFactory = (
  * definitions overwrite slots and are logged, so that a message's definitions can be undone at
  * its end (non-sequential), after a failed read (so a retried read sees the old table), or at the
  * end of a nested decode. Undoing also restores any shared slot a message redefined, which
- * msgpackr forgets to do for the `structures` option (§1.7).
+ * msgpackr forgets to do for the `structures` option (docs/wire-format.md, "The decoder's
+ * structure table").
  */
 export class RecordTable {
   /** Record type per slot; `undefined` = not known yet (may still be shared, see `resolve`). */
@@ -108,7 +109,8 @@ export class RecordTable {
   /**
    * The type for a slot that holds none yet: a shared structure (cached), a two-byte dispatcher
    * for slots 32..63 when more than 32 structures are shared (every shared slot ≥ 32 uses two-byte
-   * ids, §1.4, including those given directly as `structures`), or `undefined`.
+   * ids, including those given directly as `structures`; docs/wire-format.md, "Two-byte ids"), or
+   * `undefined`.
    */
   resolve(slot: number): RecordType | undefined {
     const shared = this.shared;
@@ -151,7 +153,7 @@ export class RecordTable {
   /**
    * Makes slot `dispatchSlot` (32..63) read a high byte, so references to a two-byte definition
    * at a higher slot resolve even when nothing else lives there (fixes msgpackr's second
-   * two-byte bug, §1.4).
+   * two-byte bug; docs/wire-format.md, "Two-byte ids").
    */
   ensureDispatcher(dispatchSlot: number): void {
     const existing = this.types[dispatchSlot] ?? this.resolve(dispatchSlot);

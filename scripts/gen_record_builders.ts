@@ -17,7 +17,7 @@ const STORES_PER_CHUNK = 8;
 
 const target = new URL("../_records/builders.ts", import.meta.url);
 
-/** Up to STORES_PER_CHUNK stores of \`names[next]\`, each followed by its way out. */
+/** Up to STORES_PER_CHUNK stores of `names[next]`, each followed by its way out. */
 function stores(exit: (last: boolean) => string): string[] {
   const lines: string[] = [];
   for (let store = 0; store < STORES_PER_CHUNK; store++) {
@@ -60,21 +60,22 @@ function source(): string {
 // generate code.
 //
 // A loop \`object[names[i]] = read()\` is slow because its one store site sees a different
-// property name on every iteration, so the engine's inline cache gives up (megamorphic):
-// bench/object_building.ts measures 4-6x the cost of an object literal. A store site that only
-// ever sees one property name on one object shape stays cached and costs little more than a
-// literal. So the functions below are copies of the same code, written out one by one in the
-// source (copies made at run time would need code generation, which a Content-Security-Policy
-// forbids): every copy has its own store sites, hence its own inline caches, and
-// \`_records/reader.ts\` hands each shape its own copy, so each site sees one name.
+// property name on every iteration, so the engine's inline cache gives up (megamorphic;
+// bench/object_building.ts compares it with an object literal). A store site that only ever sees
+// one property name on one object shape stays cached and costs little more than a literal. So
+// the functions below are copies of the same code, written out one by one in the source (copies
+// made at run time would need code generation, which a Content-Security-Policy forbids): every
+// copy has its own store sites, hence its own inline caches, and \`_records/reader.ts\` hands each
+// shape its own copy, so each site sees one name.
 //
 // A record builder takes no argument, like a generated reader, so the decoder calls it directly:
 // what it builds is set once, in \`plans\`, when it is handed out. It stores the first
-// ${STORES_PER_CHUNK} properties itself and the rest with continuation chunks (also one copy per shape
-// and offset), which store up to ${STORES_PER_CHUNK} properties from \`names[next]\` until \`end\` and
-// return where they stopped. Shapes of more than \`MOST_PROPERTIES_WITHOUT_TEMPLATE\` properties
-// (\`_records/reader.ts\`, which says why) start from a copy of a template that already has every
-// property (\`{ ...template }\`) and overwrite the values.
+// ${STORES_PER_CHUNK} properties itself and the rest with continuation chunks (also one copy per
+// shape and offset), which store up to ${STORES_PER_CHUNK} properties from \`names[next]\` until
+// \`end\` and return where they stopped. Shapes of more than
+// \`MOST_PROPERTIES_WITHOUT_TEMPLATE\` properties (\`_records/reader.ts\`, which says why) start
+// from a copy of a template that already has every property (\`{ ...template }\`) and overwrite
+// the values.
 
 type Target = Record<string, unknown>;
 type Names = readonly string[];
@@ -95,7 +96,10 @@ export interface RecordPlan {
   readonly names: Names;
   /** Reads the next value. */
   readonly read: Read;
-  /** For large shapes (see \`_records/reader.ts\`): an object with every property, copied per record. */
+  /**
+   * For large shapes (see \`_records/reader.ts\`): an object with every property, copied per
+   * record.
+   */
   readonly template: Target | null;
   /** Continuation chunks for the properties after the first ${STORES_PER_CHUNK}, in order. */
   readonly rest: readonly StoreChunk[];
