@@ -1,11 +1,27 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-// The MessagePack reader. For speed the state of the decode in progress lives in module-level
-// variables (source, position, end, the instance's settings); a decode that starts while another
-// is running (an extension or `getStructures` calling `unpack`) saves them and restores them when
-// it ends. Everything that belongs to an instance (settings, record table, extensions) is reached
-// through the `DecodeContext` the instance passes in, so instances never affect each other.
+// The MessagePack reader. The state of the decode in progress lives in module-level variables,
+// so that the hot paths read it without passing it around: the input (`src`, `srcEnd`,
+// `position`, `view`), the settings of the instance that runs it (`context`, and what is copied
+// out of it: `recordTypes`, `sharedStructuresPossible`, `fatalStrings`, `extensionDecoders`), the
+// limits (`budget`, `heapAllowance`, `depth`) and the extensions' state (`bundle`, `references`).
+//
+// Invariants:
+// - One decode owns that state from `begin` to `finish`, and `decoding` is true exactly then.
+//   Only code running under that decode touches it: the read functions, the record readers (they
+//   call `read`), and the extension and `getStructures` code they call.
+// - A decode that starts while another runs (an extension or `getStructures` calling `unpack`)
+//   runs inside `withSavedState`: `saveState` copies every field of `SavedState` first, and
+//   `restoreState` writes them all back in a `finally`, whether the inner decode returned or
+//   threw. A new module-level variable of the decode in progress becomes a field of `SavedState`,
+//   or joins the list there of variables that need no saving, with the reason.
+// - Everything that belongs to an instance (settings, record table, extensions) is reached
+//   through the `DecodeContext` the instance passes in, so instances never affect each other.
+//   What all instances share (the string caches, the shape tree) holds no reference to an input
+//   and gives every instance the same answers.
+// - The record definitions of a nested decode of the same instance never outlive it
+//   (`decodeOne`).
 
 import { C1 } from "../_core/c1.ts";
 import { DecodeError, IncompleteDataError } from "../_core/errors.ts";
@@ -89,12 +105,13 @@ export interface DecodeContext {
 let src: Uint8Array = new Uint8Array(0);
 let srcEnd = 0;
 let position = 0;
-/** `true` while a decode runs; a decode that starts meanwhile saves and restores the state. */
+/** `true` from `begin` to `finish`; a decode that starts meanwhile runs in `withSavedState`. */
 let decoding = false;
 /**
- * A DataView of `src`: the one kept from an earlier decode of the same array (any size; see
- * `keptView`), else made when a decode starts for an input of {@linkcode EAGER_VIEW_MIN_INPUT}
- * bytes or more, else when first needed (`view ?? makeView()`); null until then.
+ * A DataView of `src`: the one kept by a previous decode of the same array (any size; see
+ * `keptView`), else one made when the decode starts for an input of
+ * {@linkcode EAGER_VIEW_MIN_INPUT} bytes or more, else one made when first needed
+ * (`view ?? makeView()`); null until then.
  */
 let view: DataView | null = null;
 let context: DecodeContext;
@@ -186,15 +203,16 @@ function invalid(message: string, offset: number): DecodeError {
 }
 
 /**
- * Floats that an input without a view still reads from its bytes (`float64At`, `float32At`) before
- * it gets one: reading a float that way costs 6-10 ns more than from a view, and making the view
- * costs ~60 ns on Deno and 25-130 ns on Bun. Set when a decode starts; a decode nested in another
- * may leave it lower, which only makes the outer one's view sooner.
+ * Floats that an input without a view reads from its bytes (`float64At`, `float32At`) before it
+ * makes one: such a read costs a little more than a read through a view, and making the view
+ * costs as much as several such reads, so a small input with a few floats never makes one. Set
+ * when a decode starts; a nested decode leaves its own count behind, which only moves the moment
+ * the outer decode makes its view (either way its floats read the same).
  */
 const FLOATS_BEFORE_VIEW = 6;
 let floatsBeforeView = FLOATS_BEFORE_VIEW;
 
-/** Makes `view` (callers test `view` first: an inline null check is cheaper than this call). */
+/** Makes `view` (callers test `view` first: an inline null check costs less than this call). */
 function makeView(): DataView {
   view = new DataView(src.buffer, src.byteOffset, src.byteLength);
   shareScanView(src, view);
@@ -211,13 +229,12 @@ function makeView(): DataView {
  * input and its length, kept for the next decode of the same array: an input array that is filled
  * and decoded again and again (a database read copied into one buffer, as msgpackr recommends)
  * makes its view once, as in msgpackr, which keeps it as a property of the array. The length is
- * compared too: an array over a buffer that was detached or resized since has another length (a
- * detached one has 0). The kept input stays referenced until another one replaces it.
+ * compared too: an array over a buffer that was detached or resized in between has another length
+ * (a detached one has 0). The kept input stays referenced until another one replaces it.
  *
  * A small input (under EAGER_VIEW_MIN_INPUT bytes) starts with its kept view too, once one was
- * made for it (its seventh float, or a 64-bit integer): floats.json (15 numbers, 135 bytes)
- * decoded again and again took 238 ns on Deno and 186 on Bun, making a view at every decode, and
- * takes 106 and 82 (msgpackr: 108-114 and 88).
+ * made for it (its seventh float, or a 64-bit integer): a small message of floats decoded again
+ * and again would otherwise pay for a new view at every decode, a large share of its whole cost.
  */
 let keptViewInput: Uint8Array | null = null;
 let keptViewLength = 0;
@@ -447,10 +464,11 @@ function readString(length: number): string {
 }
 
 /**
- * A string that neither cache nor window took (so a medium one is not ASCII), where there are
- * batches (Bun, Deno): from a batch of the non-ASCII strings around it (`_strings/utf8_batch.ts`). Out of
- * `readString`, so that the path of cached and windowed strings stays as short as without batches
- * (inside it, strings2.json decoded 10% slower on Bun).
+ * A string that neither cache nor window takes (so a medium one is not ASCII), where there are
+ * batches (Bun, Deno): from a batch of the non-ASCII strings around it
+ * (`_strings/utf8_batch.ts`). A function of its own, so that `readString`'s path for cached and
+ * windowed strings stays as short as without batches (with this code inside it, JavaScriptCore
+ * decodes every string slower).
  */
 function otherString(start: number, end: number): string {
   const length = end - start;
@@ -462,32 +480,26 @@ function otherString(start: number, end: number): string {
 }
 
 // Short string values often repeat (statuses, names, enum-like fields), and a cache hit saves
-// the allocation; but a miss costs more than decoding (unique values: ~0.65× speed). So the cache
-// is probed in windows of VALUE_CACHE_WINDOW lookups, and when fewer than a quarter of a window
-// hit, bypassed for the next 1024 short strings of this decode, twice as many after each further
-// window that fails (up to 65536), so unique data pays almost nothing.
+// the allocation; but a miss costs more than decoding the string, so unique values would decode
+// slower through the cache than without it. So the cache is probed in windows of
+// VALUE_CACHE_WINDOW lookups, and when fewer than a quarter of a window hit, bypassed for the next
+// 1024 short strings of this decode, twice as many after each further window that fails (up to
+// 65536), so unique data pays almost nothing.
 const VALUE_CACHE_MAX = valueCache.maxBytes;
 // The value cache's tables, for the hit test that `read` (fixstr values, so every string field of
-// a record) and `readStringElements` write out: `cachedString`'s test, the same words compared the
-// same way (layout in `_strings/string_cache.ts`), read through the input's view (one load a word instead
-// of four), with the miss sent on to `cachedStringMiss`. Written out because neither engine
-// inlines a lookup function there for good: JavaScriptCore never inlines one this large (the
-// view-reading lookup that was here, `cachedStringInView`, cost 360 of its bytecode units), and
-// V8 stopped inlining it into `read` once it had optimized code of its own (265 + 214-633 bytes
-// against the caller's 920). Measured in a process that decoded other
-// payloads first, against the call: strings2.json 10.6-10.9 -> 8.3-9.3 µs on Bun and 9.1-9.8 ->
-// 8.5-8.8 on Deno; records of the service response 3.6 -> 3.0-3.1 (Bun) and 3.4 -> 3.0-3.2 µs
-// (Deno), example4.json 9.5 -> 7.9-8.8 (Bun), the log events 143 -> 119-122 µs (Bun).
-// The entry's hash is written out as well (`entryOf`'s, with its multipliers): V8 left the call
-// to `entryOf` in `readStringElements` (10% of a Deno profile of strings2.json). Written out,
-// plain strings2.json decodes 1.07x as fast in a process of its own, and after the other bench
-// payloads records of strings2 1.08x, example4 1.04-1.07x and the log events 1.03-1.05x (Deno;
-// JavaScriptCore level within the harness's spread).
+// a record) and `readStringElements` write out: `cachedString`'s test, the same words compared
+// the same way (layout in `_strings/string_cache.ts`), read through the input's view (one load a
+// word instead of four), with the miss sent on to `cachedStringMiss`. Written out because neither
+// engine keeps a lookup function inlined there: JavaScriptCore does not inline a function this
+// large, and V8 stops inlining it into `read` once it has optimized code of its own (its bytecode
+// plus what that code inlined exceeds the caller's budget). The entry's hash is written out as
+// well (`entryOf`'s, with its multipliers): V8 leaves the call to `entryOf` in place in
+// `readStringElements`.
+// Chosen by measurement: npm run bench:paired:deno / :bun (strings2.json, 1,000 log events).
 const VALUE_STRIDE = valueCache.maxBytes >> 2;
 const VALUE_SHIFT = valueCache.shift;
-// copied into constants of this module: with the imported bindings in its place, as `entryOf`'s
-// module uses them, the written-out hash made strings2.json 4% slower instead of 7% faster on Deno
-// (V8 did not treat the imported bindings as the constants they are)
+// Copied into constants of this module: V8 does not treat imported bindings as the constants they
+// are, and the written-out hash over the imported ones is slower than the call to `entryOf`.
 const VALUE_HASH_A = ENTRY_HASH_A;
 const VALUE_HASH_B = ENTRY_HASH_B;
 const VALUE_LENGTHS = valueCache.lengths;
@@ -579,26 +591,20 @@ function readArray(length: number): unknown[] {
  * The elements of an array that starts with a fixstr (a list of names, tags, words): a fixstr is
  * read here without the call to `read`. JavaScriptCore inlines `read` into the array loop only
  * while `read` has seen few kinds of token; in a process that decodes varied data it stops, and
- * every element pays a call (strings2.json in the bench process: 12.2-12.4 -> 11.3-11.7 µs on Bun,
- * 10.0-11.5 -> 9.6-10.5 on Deno). Chosen by the first element, so arrays of numbers or maps keep
- * the plain loop (testing every element's token slowed numeric arrays by 15% on Deno).
+ * every element would pay a call. Taken when the first element is a fixstr, so arrays of numbers
+ * or maps keep the plain loop (testing every element's token slows numeric arrays).
  *
- * A short fixstr is looked up in the value cache here, as `readString` would look it up, rather
- * than through `readString`. V8 inlines a function that already has optimized code only if its
- * bytecode plus everything that code inlined fits the caller's budget (920 bytes). In a process
- * that decoded other data first, `readString` has been optimized on its own with the Latin-1
- * window and the lookup inside (315 + 701-798 bytes), so this loop called it for every element:
- * strings2.json after example4.json and sample-large.json took 11.3-11.9 µs on Deno against
- * 9.3 in a fresh process, and 9.2-9.6 with the lookup called from here (Bun: 11.1 -> 10.6); with
- * the hit test written out here (see VALUE_WORDS), 8.5-8.8 on Deno and 8.3-9.3 on Bun.
+ * A short fixstr takes the value cache's hit test, written out here (see VALUE_WORDS), rather
+ * than a call to `readString`. V8 inlines a function that already has optimized code only if its
+ * bytecode plus everything that code inlined fits the caller's budget; in a process that decoded
+ * other data first, `readString` is optimized on its own with the Latin-1 window and the lookup
+ * inside, which does not fit, so every element would pay a call.
  */
 function readStringElements(array: unknown[], count: number): void {
-  // The input, its view, its end and the read position in locals while strings hit the cache, so
-  // the loop no longer loads and stores module variables for each element (kept in memory, and
-  // loaded again after any call). `position` is written back before any call that reads it
-  // (`readString`, `read`, an error) and read back after. strings2.json decoded 1.05-1.09x as
-  // fast on Deno and 1.26-1.27x on Bun (same-process A/B, plain and records); the other payloads
-  // within the harness's noise.
+  // The input, its view, its end and the read position are held in locals while strings hit the
+  // cache, so the loop does not load and store module variables for each element (they live in
+  // memory, and are loaded again after any call). `position` is written back before any call
+  // that reads it (`readString`, `read`, an error) and read back after.
   const bytes = src;
   const dv = view;
   const end = srcEnd;
@@ -649,8 +655,8 @@ function readStringElements(array: unknown[], count: number): void {
 
 /**
  * The elements of an array that starts with a number (measurements, ids, vectors). The four
- * commonest number tokens are read here without the call to `read`, which neither engine inlines
- * into an element loop (it is too large):
+ * most common number tokens are read here without the call to `read`, which neither engine
+ * inlines into an element loop (it is too large):
  *
  * - positive fixint `0xxxxxxx` below 0x40 (0x40..0x7f may be record ids: those go to `read`)
  * - float64 `cb` + 8 bytes big-endian, when the input has its view (inputs of 512 bytes and more)
@@ -660,13 +666,11 @@ function readStringElements(array: unknown[], count: number): void {
  * would throw a RangeError). A uint cut short reads `undefined` bytes as `read` does, and the
  * decode then fails on `position > srcEnd` as it would there.
  *
- * The numeric arrays payload (3 × 5,000 numbers) decoded in 134 -> 76 µs on Deno and 108 -> 64 µs
- * on Bun (same-process A/B, scratch harness). Chosen by the first element, as
- * `readStringElements` is.
+ * Taken when the first element is a number, as `readStringElements` is for a fixstr.
+ * Chosen by measurement: npm run bench:paired:deno / :bun (numeric arrays).
  */
 function readNumberElements(array: unknown[], length: number): void {
-  // locals, as in readStringElements: `position` written back before `read` and read after (the
-  // numeric arrays: 1.11-1.27x on Bun in five same-process A/B runs, Deno 1.01-1.13x)
+  // locals, as in readStringElements: `position` is written back before `read` and read after
   const bytes = src;
   const dv = view;
   const end = srcEnd;
@@ -752,7 +756,7 @@ function readShapedMap(length: number): object {
   for (let i = 0; i < length; i++) {
     // Is the next key the one this shape met last? Compare the input with its encoded bytes
     // (layout in `_records/shape_tree.ts`), four at a time; if equal, step over them: no decoding.
-    // Inline, not a call: a call here costs JavaScriptCore a tenth of the whole decode.
+    // Inline, not a call: JavaScriptCore does not inline one here, and every key would pay it.
     let same = false;
     if (hot !== null && compare) {
       const keyLength = hot.keyLength;
@@ -821,7 +825,8 @@ function readUnshapedRest(
 
 /**
  * Reads a map key as a property name; fixstr keys come from the key cache. `__proto__` becomes
- * `__proto_` (msgpackr's rule, §6.5), so a decoded map can never replace an object's prototype.
+ * `__proto_` (msgpackr's rule; docs/wire-format.md, "__proto__"), so a decoded map can never
+ * replace an object's prototype.
  */
 function readKey(): string {
   let key: string;
@@ -846,9 +851,9 @@ function readKey(): string {
 }
 
 /**
- * Property name for a decoded key (WIRE-FORMAT §6.4): numbers, booleans and bigints become their
- * text, null and undefined "null"/"undefined", arrays of those their comma-joined text when
- * `allowArraysInMapKeys` is set; anything else is an error.
+ * Property name for a decoded key (docs/wire-format.md, "Maps and keys"): numbers, booleans and
+ * bigints become their text, null and undefined "null"/"undefined", arrays of those their
+ * comma-joined text when `allowArraysInMapKeys` is set; anything else is an error.
  */
 function toPropertyKey(key: unknown, offset: number): string {
   switch (typeof key) {
@@ -873,7 +878,7 @@ function toPropertyKey(key: unknown, offset: number): string {
 }
 const PRIMITIVE_KEY_TYPES = new Set(["string", "number", "boolean", "bigint"]);
 
-// ---- records (WIRE-FORMAT §1) ------------------------------------------------------------------
+// ---- records (docs/wire-format.md, "Records") ---------------------------------------------------
 
 function readRecordOrInteger(token: number): unknown {
   const slot = token & 0x3f;
@@ -916,7 +921,10 @@ function readRecord(type: RecordType): object {
   return object;
 }
 
-/** First byte 0x60..0x7f in two-byte mode: a high byte follows (§1.4). */
+/**
+ * First byte 0x60..0x7f in two-byte mode: a high byte follows (docs/wire-format.md,
+ * "Two-byte ids").
+ */
 function readTwoByteRecord(firstSlot: number, firstType: RecordType): object {
   if (position >= srcEnd) throw incomplete(position + 1);
   const high = src[position++];
@@ -941,7 +949,10 @@ function readOneByteDefinition(): object {
   return defineAndReadRecord(slot, false);
 }
 
-/** `d5 72 LO HI` ⟨keys⟩ ⟨values⟩: defines slot 32 + (LO & 0x1f) + 32·HI (§1.4). */
+/**
+ * `d5 72 LO HI` ⟨keys⟩ ⟨values⟩: defines slot 32 + (LO & 0x1f) + 32·HI (docs/wire-format.md,
+ * "Two-byte ids").
+ */
 function readTwoByteDefinition(headerOffset: number): object {
   if (position + 3 > srcEnd) throw incomplete(position + 3);
   const low = src[position + 1];
@@ -991,7 +1002,7 @@ export function createRecordTable(
   );
 }
 
-// ---- extensions (WIRE-FORMAT §3, §4, §7.1) -----------------------------------------------------
+// ---- extensions (docs/wire-format.md, "Extension types", "Custom extensions") -------------------
 
 function readFixExt1(headerOffset: number): unknown {
   if (position + 2 > srcEnd) throw incomplete(position + 2);
@@ -1109,7 +1120,8 @@ const ERROR_TYPES: Record<string, ErrorConstructor> = {
 
 function readError(headerOffset: number): Error {
   chargeHeap(ERROR_HEAP, headerOffset);
-  // a decoded Error has no use for the decoder's stack: capturing it costs ~10 µs and heap
+  // a decoded Error has no use for the decoder's stack, and capturing one costs far more time
+  // and heap than building the Error
   const errorClass = Error as { stackTraceLimit?: number };
   const limit = errorClass.stackTraceLimit;
   if (limit === undefined) return buildError(headerOffset); // engines without the setting
@@ -1169,7 +1181,7 @@ function readTypedArray(start: number, length: number, headerOffset: number): un
   return decodeTypedArray(src, start, length);
 }
 
-// ---- structured clone references (§4.1) --------------------------------------------------------
+// ---- structured clone references (docs/wire-format.md, "References and cycles") -----------------
 
 function referenceId(start: number, length: number, headerOffset: number, what: string): number {
   if (context.rejectReferences) {
@@ -1227,7 +1239,7 @@ function readPointer(start: number, length: number, headerOffset: number): unkno
   return entry.target;
 }
 
-// ---- string bundles (§3) -----------------------------------------------------------------------
+// ---- string bundles (docs/wire-format.md, "Bundled strings") ------------------------------------
 
 function readBundle(start: number, length: number): unknown {
   if (length < 4) throw invalid("Invalid string bundle extension", start - 2);
@@ -1300,9 +1312,42 @@ function readBundledString(): string {
 
 // ---- entry points ------------------------------------------------------------------------------
 
-/** Saves the decode in progress, runs `action`, and restores it (re-entrant decoding). */
-function withSavedState<T>(action: () => T): T {
-  const saved = {
+/**
+ * The state of a decode in progress that a decode nested in it saves and restores: every
+ * module-level variable of the decode in progress, and `triedLoading` of its record table.
+ * `saveState` builds it as one object literal of this type and `restoreState` destructures every
+ * field, so a field added here and missing from either fails `deno check`.
+ *
+ * Module-level variables that need no saving, because a nested decode leaves them valid for the
+ * outer one: `floatsBeforeView` (it only decides when the outer decode makes its view),
+ * `valueKey` (a prediction: the key's bytes are compared anyway), `stackTop` (maps take and give
+ * back slots in nesting order, and the slots above it are free), the value cache's probe window
+ * (a heuristic; every decode restarts it), the kept view (kept across decodes by design), and the
+ * Latin-1 window, the UTF-8 batch and the ASCII scan's view (of one input: every decode closes
+ * them when it starts and when it ends, and the outer one reopens them from its own input).
+ */
+interface SavedState {
+  src: Uint8Array;
+  srcEnd: number;
+  position: number;
+  decoding: boolean;
+  context: DecodeContext;
+  recordTypes: (RecordType | undefined)[];
+  sharedStructuresPossible: boolean;
+  fatalStrings: boolean;
+  extensionDecoders: readonly (Extension | undefined)[];
+  budget: number;
+  heapAllowance: number;
+  depth: number;
+  bundle: StringBundle | null;
+  references: Map<number, Reference> | null;
+  view: DataView | null;
+  /** `context.records.triedLoading`: whether this decode has called `getStructures` yet. */
+  triedLoading: boolean;
+}
+
+function saveState(): SavedState {
+  return {
     src,
     srcEnd,
     position,
@@ -1318,29 +1363,44 @@ function withSavedState<T>(action: () => T): T {
     bundle,
     references,
     view,
+    triedLoading: context?.records.triedLoading,
   }; // deno-fmt-ignore
-  const triedLoading = context?.records.triedLoading;
+}
+
+function restoreState(saved: SavedState): void {
+  let triedLoading: boolean;
+  // Takes what the list below leaves over: its type holds no field, so a field of SavedState
+  // missing from the list fails `deno check`.
+  let _unrestored: { [field: string]: never };
+  ({
+    src,
+    srcEnd,
+    position,
+    decoding,
+    context,
+    recordTypes,
+    sharedStructuresPossible,
+    fatalStrings,
+    extensionDecoders,
+    budget,
+    heapAllowance,
+    depth,
+    bundle,
+    references,
+    view,
+    triedLoading,
+    ..._unrestored
+  } = saved); // deno-fmt-ignore
+  if (context !== undefined) context.records.triedLoading = triedLoading;
+}
+
+/** Saves the decode in progress, runs `action`, and restores it, whether `action` throws or not. */
+function withSavedState<T>(action: () => T): T {
+  const saved = saveState();
   try {
     return action();
   } finally {
-    ({
-      src,
-      srcEnd,
-      position,
-      decoding,
-      context,
-      recordTypes,
-      sharedStructuresPossible,
-      fatalStrings,
-      extensionDecoders,
-      budget,
-      heapAllowance,
-      depth,
-      bundle,
-      references,
-      view,
-    } = saved);
-    if (context !== undefined) context.records.triedLoading = triedLoading;
+    restoreState(saved);
   }
 }
 
@@ -1423,8 +1483,9 @@ function classify(error: unknown): unknown {
 
 /**
  * Decodes exactly one value from `bytes[start, end)`; trailing bytes are an error. A decode
- * started while another runs (from an extension, say) is nested: it saves the state, and its
- * record definitions never outlive it.
+ * started while another runs (from an extension, say) saves and restores the state around it
+ * (`withSavedState`); when it is the same instance that is decoding, it is nested, and its record
+ * definitions never outlive it.
  */
 export function decodeOne(
   ctx: DecodeContext,
@@ -1433,7 +1494,7 @@ export function decodeOne(
   end: number,
 ): unknown {
   // nested only when this instance is already decoding: another instance decoding inside an
-  // extension is that instance's own outermost decode (its sequential definitions persist)
+  // extension runs its own outermost decode of its table (its sequential definitions persist)
   if (decoding) {
     return withSavedState(() => runOne(ctx, bytes, start, end, ctx.records.decodes > 0));
   }

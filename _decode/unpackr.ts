@@ -54,7 +54,8 @@ let setExtensions: (unpackr: Unpackr, registry: ExtensionRegistry) => void;
 
 /**
  * A MessagePack decoder with msgpackr's extensions: records (shared or inline structures),
- * structured clone references, string bundles, typed arrays and the rest of WIRE-FORMAT.
+ * structured clone references, string bundles, typed arrays and the other extension types of
+ * msgpackr's format (docs/wire-format.md).
  * Options, structures and extensions registered with {@linkcode Unpackr.addExtension} belong to
  * this instance.
  *

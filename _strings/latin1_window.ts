@@ -5,9 +5,9 @@ import { isAsciiIn, latin1Slice } from "./utf8.ts";
 
 // Medium-length ASCII strings sliced out of a Latin-1 window of the input.
 //
-// Making a string from bytes costs a call into the runtime (`utf8Slice` / `latin1Slice`: ~55 ns
-// on Deno, ~30-45 on Bun, whatever the length up to a few hundred bytes), while slicing a string
-// that already exists is an engine builtin (~10-15 ns) that shares the characters instead of
+// Making a string from bytes costs a call into the runtime (`utf8Slice` / `latin1Slice`, about
+// the same whatever the length up to a few hundred bytes), while slicing a string that already
+// exists is an engine builtin, several times cheaper, that shares the characters instead of
 // copying them (V8: slices of 13 characters or more; JavaScriptCore: all). msgpackr's native
 // addon does the same: it makes the strings of a stretch of input as one Latin-1 string and its
 // JavaScript slices them. Here `sliceAsciiString` turns up to WINDOW_BYTES of the input, from a
@@ -16,14 +16,12 @@ import { isAsciiIn, latin1Slice } from "./utf8.ts";
 // UTF-8; the headers and other values between them are in the window too, and never read). A
 // window costs about two calls' worth (the call and the copy), so one is opened only for a
 // string that comes within NEAR_BYTES of the previous medium string: a lone one is made on its
-// own (a service response with three such strings in 2 KB ran 0.9× with a window for each).
+// own (a window for each of a few strings scattered through the input costs more than it saves).
 //
-// A window's call costs more than its bytes (Deno 2.9 `latin1Slice`: 101 ns for 256 bytes, 150
-// for 1 KiB, 213 for 4 KiB), so an open window reaches WINDOW_BYTES, four times NEAR_BYTES:
-// sample-large.json's 5.6 KB took 9 windows of 1 KiB and takes 2. Fastest of 8-10 alternating
-// processes, after other payloads: records of sample-large.json 5.6 -> 5.5 µs (Deno) and
-// 5.4 -> 5.2 (Bun), of example4.json 6.8 -> 6.4 (Deno), of the 1,000 log events 109 -> 104 µs
-// (Deno) and 119 -> 107 (Bun); plain sample-large.json 8.9 -> 8.2 (Deno) and 8.3 -> 7.5 (Bun).
+// A window's call costs mostly a fixed amount, whatever its length up to a few KiB, so an open
+// window reaches WINDOW_BYTES, four times NEAR_BYTES: a large payload takes a few large windows
+// instead of many small ones.
+// Chosen by measurement: npm run bench:paired:deno / :bun (sample-large.json, 1,000 log events).
 //
 // The cost of sharing: a kept slice keeps its window alive, so a string of 13..MAX_SLICED bytes
 // kept after the decode can keep up to WINDOW_BYTES of Latin-1 text in memory (msgpackr's blocks
@@ -81,7 +79,7 @@ export function sliceAsciiString(
  * `bytes[start, end)` (a long string: over MAX_SLICED bytes; `view` a DataView of `bytes` or null)
  * as a slice of the open window when it lies inside it and is ASCII, else `null`. A long string
  * never opens a window, but one that an open window already covers costs its ASCII test and a
- * slice instead of a call that copies it again (sample-large.json: both of its long strings).
+ * slice instead of a call that copies it again.
  * Keeping the slice keeps the window alive, which is at most WINDOW_BYTES, as for medium strings.
  */
 export function sliceLongFromWindow(

@@ -5,13 +5,13 @@ import { shortWordAt, wordAt } from "../_core/bytes.ts";
 import { decodeString } from "./utf8.ts";
 
 // Strings repeat: map keys always, and short values often (enum-like fields, hosts, statuses).
-// Decoding one into a fresh string on every occurrence costs an allocation (tens of nanoseconds
-// in JavaScript), and a fresh string used as a property name costs an engine lookup to
-// internalise it. A string cache returns the same string object for the same bytes: a table of
-// strings up to a maximum byte length, compared four bytes at a time. A string has one entry,
-// looked at first (the hit path), and may also sit in the three other entries of its set of four
-// (`cachedStringMiss`), so strings that pick the same entry do not keep replacing each other; one
-// found there often moves back to its own entry (`foundInSet`). A table holds only strings and
+// Decoding one into a fresh string on every occurrence costs an allocation, and a fresh string
+// used as a property name costs an engine lookup to internalise it. A string cache returns the
+// same string object for the same bytes: a table of strings up to a maximum byte length,
+// compared four bytes at a time. A string has one entry, looked at first (the hit path), and may
+// also sit in the three other entries of its set of four (`cachedStringMiss`), so strings that
+// pick the same entry do not keep replacing each other; one found there often moves back to its
+// own entry (`foundInSet`). A table holds only strings and
 // numbers, no reference to any input, and is shared safely by every decoder.
 
 /** A cache of decoded strings: a table of entries in sets of four. */
@@ -132,7 +132,7 @@ export function restMatches(
  * when the string is there, else decoded and kept in `entry`; the string that was there moves to
  * an empty entry of the set, or replaces one of the others in turn. So up to four strings that
  * pick the same entry, or neighbouring ones, all stay cached instead of replacing each other on
- * every occurrence (strings2.json: 10 such misses a decode before sets, 0 after).
+ * every occurrence.
  */
 export function cachedStringMiss(
   cache: StringCache,
@@ -190,11 +190,10 @@ const PROMOTE_AFTER = 32;
  * The string in entry `found`, which a lookup for `entry` found there (another entry of its set):
  * after PROMOTE_AFTER such lookups for `entry` it swaps places with the string in `entry`
  * (`promote`), so the next lookups' hit test finds it at once. Without the move, a string pushed
- * out of its entry by one that came once (a run of unique names, say) stayed on the slow path for
- * good: records {id, tag: "a", tag2: "b"} decoded after records with 1,000 unique names took 40
- * µs instead of 29 on Deno. The count keeps two strings of one entry that are used in turn from
- * swapping at every lookup: an array alternating two such strings took 18 µs, 32 with a swap at
- * the first lookup, 23 after 8 and 19 after 32 (Deno; Bun level).
+ * out of its entry by one that came once (a run of unique names, say) would stay on the slow path
+ * for good. The count keeps two strings of one entry that are used in turn from swapping at every
+ * lookup, where each swap would cost more than the slow-path lookups it saves: at this count
+ * such a pair costs about what it would if strings never moved back.
  */
 function foundInSet(cache: StringCache, entry: number, found: number): string {
   if (++cache.strikes[entry] < PROMOTE_AFTER) return cache.strings[found];

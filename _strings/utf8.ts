@@ -17,14 +17,16 @@ const fromCharCode = String.fromCharCode;
 
 // ---- the string decoder used for every MessagePack string ---------------------------------------
 //
-// Measured per string (ns, Deno 2.9 / Bun 1.4): `TextDecoder.decode` costs ~130 / ~70 before
-// reading a byte; `String.fromCharCode` with explicit arguments is fast on V8 (16 ns for 4
-// chars, 64 for 32) and slow on JavaScriptCore (37 / 116), where appending single characters is
-// faster for short strings; the Buffer methods that Deno, Bun and Node provide as a global
-// (`latin1Slice`, `utf8Slice`) cost a flat ~55 / ~28. So: short ASCII strings in JavaScript,
-// longer ASCII strings with `latin1Slice` (ASCII is the same in Latin-1 and UTF-8), other
-// strings with `utf8Slice` where it was checked to equal `TextDecoder` (Deno and Bun, including
-// every ill-formed sequence), else `TextDecoder` or the JavaScript decoder below.
+// Each way of making a string has its own cost, and a string takes the cheapest for its length
+// and runtime: `TextDecoder.decode` has a large fixed cost before it reads a byte;
+// `String.fromCharCode` with explicit arguments is cheap on V8 and dear on JavaScriptCore, where
+// appending single characters is faster for short strings; the Buffer methods that Deno, Bun and
+// Node provide as a global (`latin1Slice`, `utf8Slice`) cost one flat call up to a few hundred
+// bytes. So: short ASCII strings in JavaScript, longer ASCII strings with `latin1Slice` (ASCII is
+// the same in Latin-1 and UTF-8), other strings with `utf8Slice` where it decodes exactly as
+// `TextDecoder` does (Deno and Bun, every ill-formed sequence included), else `TextDecoder` or the
+// JavaScript decoder below. tests/internal/utf8_test.ts checks every path against `TextDecoder`.
+// Chosen by measurement: npm run bench:paired:deno / :bun (sample-large.json, unicode text).
 
 type SliceMethod = (this: Uint8Array, start: number, end: number) => string;
 
@@ -39,8 +41,8 @@ export const latin1Slice: SliceMethod | null = typeof bufferMethods?.latin1Slice
   ? bufferMethods.latin1Slice as SliceMethod
   : null;
 /**
- * `Buffer.prototype.utf8Slice` on Deno and Bun, where it was checked to decode as `TextDecoder`
- * does, else `null`.
+ * `Buffer.prototype.utf8Slice` on Deno and Bun, where it decodes as `TextDecoder` does, else
+ * `null`.
  */
 export const utf8Slice: SliceMethod | null =
   (runtime.Bun !== undefined || runtime.Deno !== undefined) &&
@@ -57,15 +59,13 @@ const SHORT_LIMIT = APPEND_SHORT ? 8 : latin1Slice !== null ? 24 : 32;
  */
 const UTF8_SLICE_FIRST = utf8Slice !== null && runtime.Deno !== undefined;
 /**
- * Strings longer than this are long: there, the runtimes' copies differ. Measured on ASCII
- * (Deno 2.9 / Bun 1.4, 1 KiB; 64 KiB): Deno's `utf8Slice` 710 ns; 42.8 µs (0.65 ns a byte),
- * scanning for ASCII four bytes at a time then `latin1Slice` 241 ns; 12.8 µs; Bun's `utf8Slice`
- * 129 ns; 11.8 µs, scanning then `latin1Slice` 209 ns; 17.0 µs. So on Deno a long string is
- * scanned (stopping at its first non-ASCII byte) and copied as Latin-1 when ASCII, and on Bun it
- * goes straight to `utf8Slice`. A long string that is not ASCII goes to `TextDecoder` on Deno:
- * it converts well-formed text 2-3× faster than Deno's `utf8Slice` (CJK, 1 KiB: 564 against 1,055
- * ns; 64 KiB: 20.6 against 55.6 µs; mostly ASCII, 4 KiB: 569 against 2,931 ns), and ill-formed
- * text ~5× slower (4 KiB of CJK with a cut character: 18.9 against 4.1 µs), linear either way.
+ * Strings longer than this are long: their cost is in copying the bytes, and each runtime has its
+ * own fastest copy. On Deno, `utf8Slice` copies ASCII several times slower than a scan for ASCII
+ * followed by `latin1Slice`, so a long string is scanned (stopping at its first non-ASCII byte)
+ * and copied as Latin-1 when it is ASCII; one that is not goes to `TextDecoder`, which converts
+ * well-formed text several times faster than Deno's `utf8Slice` (and ill-formed text slower,
+ * linear either way). On Bun, `utf8Slice` is the fastest copy, so a long string goes straight to
+ * it.
  */
 const LONG_STRING = 256;
 /** Bun: long strings straight to `utf8Slice` (see above). */
@@ -80,7 +80,7 @@ let scannedView: DataView | null = null;
 
 /**
  * Gives `isAscii` the decoder's view of its input (`view` of `bytes`), so that the scan of a long
- * string does not make a second view of the same bytes (~60 ns a decode on Deno).
+ * string does not pay for a second view of the same bytes.
  */
 export function shareScanView(bytes: Uint8Array, view: DataView): void {
   scannedBytes = bytes;
@@ -188,8 +188,8 @@ export function decodeString(b: Uint8Array, start: number, end: number): string 
   if (UTF8_SLICE_FIRST && length > SHORT_LIMIT) return utf8Slice!.call(b, start, end);
   const ascii = fastAscii(b, start, end);
   if (ascii !== null) return ascii;
-  // not ASCII. Short: V8 builds it in JavaScript in about half the time of a `utf8Slice` call
-  // (Deno 2.9, 12-byte strings: 56 against 109 ns); JavaScriptCore does not (106 against 90)
+  // not ASCII. Short: V8 builds it in JavaScript faster than a `utf8Slice` call does;
+  // JavaScriptCore does not, so Bun takes `utf8Slice` at every length
   if (utf8Slice !== null && (APPEND_SHORT || length > SHORT_LIMIT)) {
     return utf8Slice.call(b, start, end);
   }
@@ -896,9 +896,9 @@ export function decodeUtf8(b: Uint8Array, start: number, end: number): string {
 /**
  * Writes the leading ASCII run of `string` at `position` and returns its length in characters
  * (`string.length` when the whole string is ASCII). Four characters go in one little-endian 32-bit
- * store through `view`, a DataView of `target`'s bytes with the same indices: V8 writes the
- * strings of sample-large.json 12% faster than one store a character, JavaScriptCore 33%
- * (`scratch/wordwrite.ts`). `target` must have room for the whole string.
+ * store through `view`, a DataView of `target`'s bytes with the same indices: both engines write
+ * text faster that way than with one store a character. `target` must have room for the whole
+ * string.
  */
 export function writeAsciiRun(
   target: Uint8Array,
@@ -927,7 +927,7 @@ export function writeAsciiRun(
 /**
  * Writes `string` as UTF-8 at `position` and returns the position after it. Lone surrogates are
  * written in their 3-byte (WTF-8) form, as msgpackr does for strings under 64 code units, so our
- * bytes equal its bytes. `target` must have room for 3 bytes per UTF-16 code unit, and `view` is
+ * bytes equal its bytes (docs/wire-format.md, "Strings"). `target` must have room for 3 bytes per UTF-16 code unit, and `view` is
  * a DataView of its bytes with the same indices (for {@linkcode writeAsciiRun}, which writes the
  * leading ASCII run).
  */
