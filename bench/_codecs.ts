@@ -6,6 +6,12 @@ import * as msgpackr from "msgpackr";
 import * as msgpack from "@msgpack/msgpack";
 import { msgpackrBrowser } from "./_msgpackr_browser.ts";
 
+/**
+ * Whether msgpackr loaded its native addon (msgpackr-extract, which makes the strings of its
+ * unpacking) in this runtime, as msgpackr itself reports it; its packing is JavaScript either way.
+ */
+export const msgpackrNative: boolean = msgpackr.isNativeAccelerationEnabled;
+
 /** A codec ready for one payload: `encode()` packs it, `decode()` unpacks its own bytes. */
 export interface Prepared {
   encode(): unknown;

@@ -3,7 +3,7 @@
  * Paired ratios: this library against msgpackr (its default path) and JSON, timed in alternating
  * slices so that a slow spell of the shared host falls on both sides of a comparison.
  *
- *   deno run -A bench/paired.ts [--payload=<substring>] [--pairs=<n>] [--fresh-inputs]
+ *   deno run -A bench/paired.ts [--payload=<substring>] [--pairs=<n>] [--fresh-inputs] [--json]
  *   bun bench/paired.ts [...]
  *
  * `bench.ts` (mitata) gives the tables of times; its cells are the fastest of five passes, but a
@@ -19,16 +19,49 @@
  * once. The main tables decode the same array again and again, which favours msgpackr: it keeps
  * the `DataView` it makes for an input as a property of that array, so every later call on the
  * same array skips making one (and adding the property, which costs far more on V8).
+ *
+ * `--json` prints one {@linkcode PairedRun} as JSON instead of the markdown tables: `report.ts`
+ * runs this script on each runtime that way and writes bench/RESULTS.md from what it prints.
  */
 
 import { timeSlice } from "./_measure.ts";
-import { codecNamed, type Prepared } from "./_codecs.ts";
+import { codecNamed, msgpackrNative, type Prepared } from "./_codecs.ts";
 import { payloads } from "./_payloads.ts";
 import { ARGS, option, RUNTIME } from "./_runtime.ts";
+
+/** One comparison of one payload and operation: ours against a rival. */
+export interface PairedCell {
+  payload: string;
+  /** Our codec: "ours" or "ours records". */
+  mine: string;
+  /** The rival codec: "msgpackr", "msgpackr records" or "JSON". */
+  rival: string;
+  operation: "pack" | "unpack";
+  /** Quartiles and median of the pairs' ratios, rival time / our time (above 1: ours is faster). */
+  low: number;
+  median: number;
+  high: number;
+  /** Median nanoseconds per call of ours and of the rival over their measured slices. */
+  oursNs: number;
+  rivalNs: number;
+}
+
+/** What `paired.ts --json` prints: the runtime, how it measured, and every cell. */
+export interface PairedRun {
+  /** As `_runtime.ts` names it, e.g. "Deno 2.9.5 (V8 15.0.245.2-rusty)". */
+  runtime: string;
+  /** Whether msgpackr loaded its native addon (msgpackr-extract) in this runtime. */
+  msgpackrNative: boolean;
+  pairs: number;
+  sliceMs: number;
+  freshInputs: boolean;
+  cells: PairedCell[];
+}
 
 const payloadFilter = option("payload");
 const PAIRS = Number(option("pairs") ?? 40);
 const FRESH_INPUTS = ARGS.includes("--fresh-inputs");
+const JSON_OUTPUT = ARGS.includes("--json");
 /** Milliseconds of calls one slice times. */
 const SLICE_MS = 3;
 /** Unmeasured pairs first: the JIT and the allocator settle. */
@@ -50,10 +83,23 @@ function runOf(codec: Prepared, operation: "pack" | "unpack"): () => unknown {
   return FRESH_INPUTS ? codec.decodeCopy : codec.decode;
 }
 
-/** The quartiles of PAIRS ratios of `rival` time to `mine` time (above 1: ours is faster). */
-function pairedRatios(mine: () => unknown, rival: () => unknown): [number, number, number] {
+/** The element at quantile `q` of a sorted list. */
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.round(q * (sorted.length - 1))];
+}
+
+/**
+ * PAIRS pairs of slices of `mine` and `rival`: the quartiles of the ratios of rival time to `mine`
+ * time (above 1: ours is faster), and each side's median time per call.
+ */
+function pairedSlices(
+  mine: () => unknown,
+  rival: () => unknown,
+): Pick<PairedCell, "low" | "median" | "high" | "oursNs" | "rivalNs"> {
   for (let i = 0; i < WARM_UP_PAIRS; i++) timeSlice(mine, SLICE_MS), timeSlice(rival, SLICE_MS);
   const ratios: number[] = [];
+  const oursTimes: number[] = [];
+  const rivalTimes: number[] = [];
   for (let i = 0; i < PAIRS; i++) {
     let ours: number;
     let theirs: number;
@@ -65,13 +111,20 @@ function pairedRatios(mine: () => unknown, rival: () => unknown): [number, numbe
       ours = timeSlice(mine, SLICE_MS);
     }
     ratios.push(theirs / ours);
+    oursTimes.push(ours);
+    rivalTimes.push(theirs);
   }
-  ratios.sort((a, b) => a - b);
-  const at = (q: number) => ratios[Math.round(q * (ratios.length - 1))];
-  return [at(0.25), at(0.5), at(0.75)];
+  for (const list of [ratios, oursTimes, rivalTimes]) list.sort((a, b) => a - b);
+  return {
+    low: quantile(ratios, 0.25),
+    median: quantile(ratios, 0.5),
+    high: quantile(ratios, 0.75),
+    oursNs: quantile(oursTimes, 0.5),
+    rivalNs: quantile(rivalTimes, 0.5),
+  };
 }
 
-const cells = new Map<string, string[]>(); // "mine vs rival" -> one row per payload
+const cells: PairedCell[] = [];
 for (const payload of payloads()) {
   if (payloadFilter && !payload.name.includes(payloadFilter)) continue;
   const prepared = new Map<string, Prepared>();
@@ -81,34 +134,60 @@ for (const payload of payloads()) {
   };
   for (const [mine, rival] of COMPARISONS) {
     if (!codecNamed(rival).accepts(payload.json)) continue;
-    const row = [payload.name];
     for (const operation of OPERATIONS) {
-      const ours = prepare(mine);
-      const theirs = prepare(rival);
-      const [low, median, high] = pairedRatios(runOf(ours, operation), runOf(theirs, operation));
-      row.push(`${median.toFixed(2)}× (${low.toFixed(2)}–${high.toFixed(2)})`);
-      console.error(`${payload.name} / ${mine} vs ${rival} ${operation}: ${row.at(-1)}`);
+      const ours = runOf(prepare(mine), operation);
+      const theirs = runOf(prepare(rival), operation);
+      const cell = { payload: payload.name, mine, rival, operation, ...pairedSlices(ours, theirs) };
+      cells.push(cell);
+      console.error(`${payload.name} / ${mine} vs ${rival} ${operation}: ${ratioText(cell)}`);
     }
-    const key = `${mine} vs ${rival}`;
-    cells.set(key, [...cells.get(key) ?? [], `| ${row.join(" | ")} |`]);
   }
 }
 
-const lines = [
-  `### ${RUNTIME}, paired${FRESH_INPUTS ? ", a fresh copy of the input for each unpack" : ""}`,
-  "",
-  `Median of ${PAIRS} paired ratios (rival time / our time, above 1× = ours is faster), quartiles in brackets; slices of ${SLICE_MS} ms.`,
-  "",
-];
-for (const [comparison, rows] of cells) {
-  lines.push(
-    `#### ${comparison}`,
-    "",
-    ...FRESH_INPUTS
-      ? ["| payload | unpack (copy + decode) |", "|---|---:|"]
-      : ["| payload | pack | unpack |", "|---|---:|---:|"],
-    ...rows,
-    "",
-  );
+/** A cell's median ratio with its quartiles in brackets. */
+function ratioText(cell: PairedCell): string {
+  return `${cell.median.toFixed(2)}× (${cell.low.toFixed(2)}–${cell.high.toFixed(2)})`;
 }
-console.log(lines.join("\n"));
+
+/** The markdown tables: one per comparison, a row per payload, a column per operation. */
+function markdown(): string {
+  const lines = [
+    `### ${RUNTIME}, paired${FRESH_INPUTS ? ", a fresh copy of the input for each unpack" : ""}`,
+    "",
+    `Median of ${PAIRS} paired ratios (rival time / our time, above 1× = ours is faster), quartiles in brackets; slices of ${SLICE_MS} ms.`,
+    "",
+  ];
+  const rows = new Map<string, Map<string, string[]>>(); // "mine vs rival" -> payload -> cells
+  for (const cell of cells) {
+    const comparison = `${cell.mine} vs ${cell.rival}`;
+    if (!rows.has(comparison)) rows.set(comparison, new Map());
+    const byPayload = rows.get(comparison)!;
+    byPayload.set(cell.payload, [...byPayload.get(cell.payload) ?? [], ratioText(cell)]);
+  }
+  for (const [comparison, byPayload] of rows) {
+    lines.push(
+      `#### ${comparison}`,
+      "",
+      ...FRESH_INPUTS
+        ? ["| payload | unpack (copy + decode) |", "|---|---:|"]
+        : ["| payload | pack | unpack |", "|---|---:|---:|"],
+      ...[...byPayload].map(([payload, texts]) => `| ${[payload, ...texts].join(" | ")} |`),
+      "",
+    );
+  }
+  return lines.join("\n");
+}
+
+if (JSON_OUTPUT) {
+  const run: PairedRun = {
+    runtime: RUNTIME,
+    msgpackrNative,
+    pairs: PAIRS,
+    sliceMs: SLICE_MS,
+    freshInputs: FRESH_INPUTS,
+    cells,
+  };
+  console.log(JSON.stringify(run));
+} else {
+  console.log(markdown());
+}
