@@ -22,3 +22,4 @@
 export * from "./_encode/exports.ts";
 export * from "./_decode/exports.ts";
 export * from "./_stream/exports.ts";
+export { mapsAsObjects, useRecords } from "./_decode/unpackr.ts";

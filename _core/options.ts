@@ -75,6 +75,16 @@ export interface UnpackrOptions {
    */
   sequential?: boolean;
   /**
+   * Keep the record structures that one message defines inline for the messages decoded after it
+   * by this decoder, as msgpackr's `trusted` does: for a decoder with a structure table (the
+   * `structures` or `getStructures` option, `sequential`, or a `Packr` writing records). Without
+   * it each `unpack` sees the shared structures only, and a message that refers to a structure
+   * an earlier one defined does not decode. `sequential` implies it unless `trusted: false`.
+   * Only for messages from one trusted sender, decoded in order.
+   * @default {false}, or `true` with `sequential`
+   */
+  trusted?: boolean;
+  /**
    * Most shared structures; up to 8160. More than 32 switches record ids to two bytes.
    * @default {32} with `structures`, `getStructures` or `saveStructures`, else 0
    */
@@ -257,3 +267,18 @@ export interface PackrOptions extends UnpackrOptions {
    */
   useBigIntExtension?: boolean;
 }
+
+/**
+ * msgpackr's name for the options of its classes: {@linkcode PackrOptions}, which holds the
+ * decoding ones too.
+ * @example Usage
+ * ```ts
+ * import { type Options, Packr, Unpackr } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const options: Options = { useRecords: false, mapsAsObjects: true };
+ * const bytes = new Packr(options).pack({ a: 1 });
+ * assert.deepEqual(new Unpackr(options).unpack(bytes), { a: 1 });
+ * ```
+ */
+export type Options = PackrOptions;

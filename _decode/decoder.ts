@@ -78,21 +78,34 @@ import type { Structure } from "../_core/options.ts";
 /** How 64-bit integers decode: 0 bigint, 1 number, 2 string, 3 auto. */
 export type Int64Mode = 0 | 1 | 2 | 3;
 
-/** Everything a decode needs from the instance that runs it. */
-export interface DecodeContext {
-  readonly mapsAsObjects: boolean;
-  readonly int64: Int64Mode;
-  readonly roundFloat32: boolean;
-  readonly copyBuffers: boolean;
+/**
+ * What an assignment to an option of the instance changes (`unpackr.mapsAsObjects = true`): these
+ * fields are written in place, so the next decode reads them.
+ */
+export interface DecodeFlags {
+  mapsAsObjects: boolean;
+  int64: Int64Mode;
+  roundFloat32: boolean;
+  copyBuffers: boolean;
   /** `structuredClone: false` was given: reference extensions are errors. */
-  readonly rejectReferences: boolean;
-  readonly freezeData: boolean;
-  readonly allowArraysInMapKeys: boolean;
+  rejectReferences: boolean;
+  allowArraysInMapKeys: boolean;
   /** Ill-formed UTF-8 in a string is an error instead of U+FFFD. */
-  readonly fatal: boolean;
-  readonly maxDepth: number;
+  fatal: boolean;
+  maxDepth: number;
+  /**
+   * Inline definitions persist from one `unpack` to the next (`trusted`, or `sequential` without
+   * `trusted: false`); otherwise each `unpack` undoes its own (docs/wire-format.md, "The
+   * decoder's structure table").
+   */
+  trusted: boolean;
+}
+
+/** Everything a decode needs from the instance that runs it. */
+export interface DecodeContext extends DecodeFlags {
+  readonly freezeData: boolean;
   readonly compileReaders: boolean;
-  /** Definitions persist between top-level values (`sequential`). */
+  /** Definitions persist between the values of a stream (`sequential`). */
   readonly sequential: boolean;
   /** `unpackMultiple` keeps definitions between calls (msgpackr: when `structures` is set). */
   readonly persistInMultiple: boolean;
@@ -1067,7 +1080,27 @@ function readCustomExtension(
 ): unknown {
   if (extension.unpack) {
     const payload = new Uint8Array(src.buffer, src.byteOffset + start, length);
-    return runExtension(() => extension.unpack!(payload), headerOffset);
+    const end = position;
+    let open = true;
+    // msgpackr's second argument: decodes the value at an offset of the input, then carries on
+    // after this ext; only while `unpack` runs (the input is this decode's)
+    const readValueAt = (offset: number): unknown => {
+      if (!open) throw new TypeError("readValueAt() called after the extension's unpack returned");
+      if (!Number.isInteger(offset) || offset < 0 || offset >= srcEnd) {
+        throw invalid(`readValueAt(${offset}) is outside the input`, headerOffset);
+      }
+      position = offset;
+      try {
+        return readNested();
+      } finally {
+        position = end;
+      }
+    };
+    try {
+      return runExtension(() => extension.unpack!(payload, readValueAt), headerOffset);
+    } finally {
+      open = false;
+    }
   }
   // a read-style extension is only written as the fixext1 tag `d4 type 00` before its value
   throw invalid(`Extension ${type} expects its value after a one-byte tag`, headerOffset);
@@ -1444,6 +1477,13 @@ function finish(): void {
 }
 const EMPTY = new Uint8Array(0);
 
+/** Forgets the last input the decoder still references (its kept view), as msgpackr's `clearSource`. */
+export function forgetLastSource(): void {
+  keptViewInput = null;
+  keptViewLength = 0;
+  keptView = null;
+}
+
 /** Reads one top-level value at `position` with a fresh budget and depth. */
 function readTopLevel(): unknown {
   budget = srcEnd - position;
@@ -1517,7 +1557,7 @@ function runOne(
   try {
     const value = readTopLevel();
     if (position < srcEnd) throw trailingBytes(value);
-    if (ctx.sequential && !nested) records.commit();
+    if (ctx.trusted && !nested) records.commit();
     else records.rollback(mark);
     return value;
   } catch (error) {

@@ -4,17 +4,24 @@
 // Everything the decoding entry points export; shared by `unpack.ts` and `no_eval.ts`.
 
 export {
+  clearSource,
   decode,
   Decoder,
   isNativeAccelerationEnabled,
   type MessagePackSource,
   unpack,
   unpackMultiple,
+  type UnpackOptions,
   Unpackr,
   type UnpackWindow,
 } from "./unpackr.ts";
 export { C1, C1Type } from "../_core/c1.ts";
 export { DecodeError, IncompleteDataError } from "../_core/errors.ts";
 export { FLOAT32_OPTIONS, type Float32Option, roundFloat32 } from "../_format/float32.ts";
-export type { Extension, ExtensionClass } from "../_core/extensions.ts";
-export type { Int64Type, Structure, UnpackrOptions } from "../_core/options.ts";
+export {
+  addExtension,
+  type Extension,
+  type ExtensionClass,
+  type WriteTarget,
+} from "../_core/extensions.ts";
+export type { Int64Type, Options, Structure, UnpackrOptions } from "../_core/options.ts";

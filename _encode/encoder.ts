@@ -12,7 +12,7 @@
 import { concatBytes } from "../_core/bytes.ts";
 import { C1Type } from "../_core/c1.ts";
 import { encodeBigIntPayload } from "../_format/bigint_ext.ts";
-import type { Extension, ExtensionRegistry } from "../_core/extensions.ts";
+import type { Extension, ExtensionRegistry, WriteTarget } from "../_core/extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "../_format/float32.ts";
 import type { Structure } from "../_core/options.ts";
 import type { ShapeNode, StructureEncoder } from "../_records/structures.ts";
@@ -33,7 +33,11 @@ export const enum ObjectMode {
   RecordsIf = 3,
 }
 
-/** Everything an encode needs from the Packr that runs it, resolved once per instance. */
+/**
+ * Everything an encode needs from the Packr that runs it, resolved once per instance. The fields
+ * that follow an option assigned to the instance (`packr.useFloat32 = ALWAYS`) are written in
+ * place, so the next pack reads them; the others are fixed.
+ */
 export interface EncodeContext {
   /** The Packr (`this` for extension callbacks). */
   readonly owner: object;
@@ -44,23 +48,23 @@ export interface EncodeContext {
   readonly structures: StructureEncoder | null;
   /** Integers 0x40..0x7f as fixints (only when records are off: they are record ids). */
   readonly fixintsTo0x7f: boolean;
-  readonly useFloat32: number;
-  readonly useTimestamp32: boolean;
-  readonly onInvalidDate: (() => unknown) | null;
-  readonly undefinedAsNil: boolean;
+  useFloat32: number;
+  useTimestamp32: boolean;
+  onInvalidDate: (() => unknown) | null;
+  undefinedAsNil: boolean;
   readonly coercibleKeyAsNumber: boolean;
   readonly skipValues: { includes(value: unknown): boolean } | null;
-  readonly writeFunction: ((fn: never) => unknown) | null;
-  readonly useToJSON: boolean;
-  readonly mapAsEmptyObject: boolean;
-  readonly setAsEmptyObject: boolean;
-  readonly largeBigIntToFloat: boolean;
-  readonly largeBigIntToString: boolean;
-  readonly bigIntExtension: boolean;
-  readonly moreTypes: boolean;
-  readonly structuredClone: boolean;
-  readonly bundleStrings: boolean;
-  readonly maxDepth: number;
+  writeFunction: ((fn: never) => unknown) | null;
+  useToJSON: boolean;
+  mapAsEmptyObject: boolean;
+  setAsEmptyObject: boolean;
+  largeBigIntToFloat: boolean;
+  largeBigIntToString: boolean;
+  bigIntExtension: boolean;
+  moreTypes: boolean;
+  structuredClone: boolean;
+  bundleStrings: boolean;
+  maxDepth: number;
   extensions: ExtensionRegistry;
 }
 
@@ -1083,11 +1087,34 @@ function writeWithExtension(value: object, extension: Extension): void {
     depth--;
     return;
   }
-  const payload = extension.pack!.call(owner, value);
-  if (!(payload instanceof Uint8Array)) {
-    throw new TypeError(`Extension ${extension.type} pack() must return a Uint8Array`);
+  // msgpackr's signature: pack(value, allocateForWrite, pack). An extension that writes its own
+  // bytes reserves them with `allocateForWrite` (and packs values in place with the third
+  // argument) and returns nothing; one that returns bytes has them written as its payload.
+  let wrote = false;
+  const allocateForWrite = (size: number): WriteTarget => {
+    if (!Number.isInteger(size) || size < 0) {
+      throw new RangeError(`Extension ${extension.type} allocateForWrite(${size}): not a size`);
+    }
+    if (position + size > safeEnd) makeRoom(position + size);
+    wrote = true;
+    const at = position;
+    position += size;
+    return { target, targetView, position: at };
+  };
+  const packInPlace = (inner: unknown): void => {
+    wrote = true;
+    enter();
+    writeValue(inner);
+    depth--;
+  };
+  const payload = extension.pack!.call(owner, value, allocateForWrite, packInPlace);
+  if (payload instanceof Uint8Array) {
+    writeExtensionData(payload, extension.type!);
+  } else if (payload != null || !wrote) {
+    throw new TypeError(
+      `Extension ${extension.type} pack() must return a Uint8Array or write with allocateForWrite`,
+    );
   }
-  writeExtensionData(payload, extension.type!);
 }
 
 // ---- string bundles (docs/wire-format.md, "Bundled strings") -----------------------------------

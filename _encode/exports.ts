@@ -5,7 +5,9 @@
 
 import { FLOAT32_OPTIONS } from "../_format/float32.ts";
 
-export { addExtension, encode, Encoder, pack, Packr } from "./packr.ts";
+export { encode, Encoder, pack, Packr } from "./packr.ts";
+// msgpackr's `pack` entry declares the decoder too (a Packr is an Unpackr)
+export { decode, Decoder, unpack, Unpackr } from "../_decode/unpackr.ts";
 export {
   RESERVE_START_SPACE,
   RESET_BUFFER_MODE,
@@ -14,7 +16,12 @@ export {
 } from "./encoder.ts";
 export { C1, C1Type } from "../_core/c1.ts";
 export { FLOAT32_OPTIONS, type Float32Option, roundFloat32 } from "../_format/float32.ts";
-export type { Extension, ExtensionClass } from "../_core/extensions.ts";
+export {
+  addExtension,
+  type Extension,
+  type ExtensionClass,
+  type WriteTarget,
+} from "../_core/extensions.ts";
 export type { IsCompatible, PackrOptions, Structure } from "../_core/options.ts";
 
 /**

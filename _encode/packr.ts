@@ -8,10 +8,60 @@ import {
   packWith,
   type ReusedBuffer,
 } from "./encoder.ts";
-import { type Extension, globalExtensions } from "../_core/extensions.ts";
+import { globalExtensions } from "../_core/extensions.ts";
 import type { PackrOptions, Structure } from "../_core/options.ts";
 import { StructureEncoder } from "../_records/structures.ts";
-import { decodeContextOf, DEFAULT_MAX_DEPTH, Unpackr } from "../_decode/unpackr.ts";
+import {
+  applyDecodeSettings,
+  decodeContextOf,
+  DEFAULT_MAX_DEPTH,
+  defineOptionAccessors,
+  settingsOfInstance,
+  Unpackr,
+} from "../_decode/unpackr.ts";
+
+/** The encode context fields that follow the options (see `Packr`'s option accessors). */
+type EncodeFlags = Pick<
+  EncodeContext,
+  | "useFloat32"
+  | "useTimestamp32"
+  | "onInvalidDate"
+  | "undefinedAsNil"
+  | "writeFunction"
+  | "useToJSON"
+  | "mapAsEmptyObject"
+  | "setAsEmptyObject"
+  | "largeBigIntToFloat"
+  | "largeBigIntToString"
+  | "bigIntExtension"
+  | "moreTypes"
+  | "structuredClone"
+  | "bundleStrings"
+  | "maxDepth"
+>;
+
+function encodeFlags(settings: PackrOptions): EncodeFlags {
+  const moreTypes = settings.moreTypes ?? settings.structuredClone === true;
+  return {
+    useFloat32: settings.useFloat32 ?? 0,
+    useTimestamp32: settings.useTimestamp32 === true,
+    onInvalidDate: settings.onInvalidDate ?? null,
+    undefinedAsNil: settings.encodeUndefinedAsNil === true,
+    writeFunction: (settings.writeFunction as ((fn: never) => unknown) | undefined) ?? null,
+    useToJSON: settings.useToJSON !== false,
+    mapAsEmptyObject: settings.mapAsEmptyObject === true,
+    setAsEmptyObject: settings.setAsEmptyObject === true,
+    largeBigIntToFloat: settings.largeBigIntToFloat === true,
+    largeBigIntToString: settings.largeBigIntToString === true,
+    bigIntExtension: settings.useBigIntExtension === true || moreTypes,
+    moreTypes,
+    structuredClone: settings.structuredClone === true,
+    bundleStrings: settings.bundleStrings === true,
+    maxDepth: settings.maxDepth ?? DEFAULT_MAX_DEPTH,
+  };
+}
+
+let encodeContextOf: (packr: Packr) => EncodeContext;
 
 /**
  * A MessagePack encoder (and decoder: a Packr is an {@linkcode Unpackr}) writing msgpackr's
@@ -41,6 +91,50 @@ export class Packr extends Unpackr {
   /** The last buffer given to {@linkcode Packr.useBuffer}, as a `Uint8Array` and a DataView. */
   #given: { buffer: Uint8Array } & Omit<OutputBuffer, "position"> | null = null;
 
+  static {
+    encodeContextOf = (packr) => packr.#context;
+  }
+
+  // The encoding options, as msgpackr copies them onto the instance (the decoding ones are
+  // Unpackr's). Assigning one of these changes what the next pack writes:
+  /** The `useTimestamp32` option; assignable. */
+  declare useTimestamp32: PackrOptions["useTimestamp32"];
+  /** The `encodeUndefinedAsNil` option; assignable. */
+  declare encodeUndefinedAsNil: PackrOptions["encodeUndefinedAsNil"];
+  /** The `onInvalidDate` option; assignable. */
+  declare onInvalidDate: PackrOptions["onInvalidDate"];
+  /** The `writeFunction` option; assignable. */
+  declare writeFunction: PackrOptions["writeFunction"];
+  /** The `useToJSON` option; assignable. */
+  declare useToJSON: PackrOptions["useToJSON"];
+  /** The `mapAsEmptyObject` option; assignable. */
+  declare mapAsEmptyObject: PackrOptions["mapAsEmptyObject"];
+  /** The `setAsEmptyObject` option; assignable. */
+  declare setAsEmptyObject: PackrOptions["setAsEmptyObject"];
+  /** The `largeBigIntToFloat` option; assignable. */
+  declare largeBigIntToFloat: PackrOptions["largeBigIntToFloat"];
+  /** The `largeBigIntToString` option; assignable. */
+  declare largeBigIntToString: PackrOptions["largeBigIntToString"];
+  /** The `useBigIntExtension` option; assignable. */
+  declare useBigIntExtension: PackrOptions["useBigIntExtension"];
+  /** The `moreTypes` option; assignable. */
+  declare moreTypes: PackrOptions["moreTypes"];
+  /** The `bundleStrings` option; assignable. */
+  declare bundleStrings: PackrOptions["bundleStrings"];
+  // these are read at construction only: assigning one throws a TypeError
+  /** The `maxOwnStructures` option; read-only (assigning it throws). */
+  declare readonly maxOwnStructures: PackrOptions["maxOwnStructures"];
+  /** The `variableMapSize` option; read-only (assigning it throws). */
+  declare readonly variableMapSize: PackrOptions["variableMapSize"];
+  /** The `coercibleKeyAsNumber` option; read-only (assigning it throws). */
+  declare readonly coercibleKeyAsNumber: PackrOptions["coercibleKeyAsNumber"];
+  /** The `skipValues` option; read-only (assigning it throws). */
+  declare readonly skipValues: PackrOptions["skipValues"];
+  /** The `saveStructures` option; read-only (assigning it throws). */
+  declare readonly saveStructures: PackrOptions["saveStructures"];
+  /** The `shouldShareStructure` option; read-only (assigning it throws). */
+  declare readonly shouldShareStructure: PackrOptions["shouldShareStructure"];
+
   /**
    * Creates an encoder.
    *
@@ -54,7 +148,7 @@ export class Packr extends Unpackr {
     const plainMode = options.variableMapSize || options.coercibleKeyAsNumber || options.skipValues
       ? ObjectMode.VariableMap
       : ObjectMode.Map16;
-    const moreTypes = options.moreTypes ?? options.structuredClone === true;
+    const flags = encodeFlags(options);
     this.#context = {
       owner: this,
       objectMode: useRecords === false
@@ -70,25 +164,38 @@ export class Packr extends Unpackr {
         (shared) => decodeContextOf(this).records.replaceShared(shared),
       ),
       fixintsTo0x7f: useRecords === false,
-      useFloat32: options.useFloat32 ?? 0,
-      useTimestamp32: options.useTimestamp32 === true,
-      onInvalidDate: options.onInvalidDate ?? null,
-      undefinedAsNil: options.encodeUndefinedAsNil === true,
+      useFloat32: flags.useFloat32,
+      useTimestamp32: flags.useTimestamp32,
+      onInvalidDate: flags.onInvalidDate,
+      undefinedAsNil: flags.undefinedAsNil,
       coercibleKeyAsNumber: options.coercibleKeyAsNumber === true,
       skipValues: options.skipValues ?? null,
-      writeFunction: (options.writeFunction as ((fn: never) => unknown) | undefined) ?? null,
-      useToJSON: options.useToJSON !== false,
-      mapAsEmptyObject: options.mapAsEmptyObject === true,
-      setAsEmptyObject: options.setAsEmptyObject === true,
-      largeBigIntToFloat: options.largeBigIntToFloat === true,
-      largeBigIntToString: options.largeBigIntToString === true,
-      bigIntExtension: options.useBigIntExtension === true || moreTypes,
-      moreTypes,
-      structuredClone: options.structuredClone === true,
-      bundleStrings: options.bundleStrings === true,
-      maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+      writeFunction: flags.writeFunction,
+      useToJSON: flags.useToJSON,
+      mapAsEmptyObject: flags.mapAsEmptyObject,
+      setAsEmptyObject: flags.setAsEmptyObject,
+      largeBigIntToFloat: flags.largeBigIntToFloat,
+      largeBigIntToString: flags.largeBigIntToString,
+      bigIntExtension: flags.bigIntExtension,
+      moreTypes: flags.moreTypes,
+      structuredClone: flags.structuredClone,
+      bundleStrings: flags.bundleStrings,
+      maxDepth: flags.maxDepth,
       extensions: globalExtensions,
     };
+    // Detached methods keep this instance (`const { pack } = new Packr(options)`, as msgpackr
+    // code writes; see Unpackr): own properties doing what the prototype method does, or a
+    // subclass's override bound.
+    const base = Packr.prototype;
+    const pack = this.pack === base.pack
+      ? ((value: unknown, flags = 0) => {
+        const context = this.#context;
+        context.extensions = decodeContextOf(this).extensions;
+        return packWith(context, value, flags, this.#output);
+      }) as Packr["pack"]
+      : this.pack.bind(this);
+    this.pack = pack;
+    this.encode = this.encode === base.encode ? pack : this.encode.bind(this);
   }
 
   /**
@@ -199,10 +306,24 @@ export class Packr extends Unpackr {
 
   /**
    * The live shared structures table (the `structures` option's array, or the loaded one); new
-   * shared shapes are appended to it. Empty for `useRecords: false`.
+   * shared shapes are appended to it, and its `sharedLength` (as msgpackr's) follows. Assigning
+   * a table (msgpackr code does, to reset or load one) makes all of its structures the shared
+   * ones for packing and unpacking, as if given to the constructor. Empty for
+   * `useRecords: false` without `structures`.
    */
-  get structures(): Structure[] {
-    return this.#context.structures?.shared ?? [];
+  override get structures(): Structure[] & { sharedLength?: number } {
+    return this.#context.structures?.shared ?? super.structures ?? [];
+  }
+
+  /** Replaces the shared structures table (see the getter). */
+  override set structures(table: Structure[]) {
+    const structures = this.#context.structures;
+    if (structures === null) {
+      super.structures = table;
+      return;
+    }
+    if (!Array.isArray(table)) throw new TypeError("structures must be an array of structures");
+    structures.replaceShared(table);
   }
 
   /**
@@ -227,6 +348,51 @@ export class Packr extends Unpackr {
     structures.lastSavedLength = 0;
   }
 }
+
+/** Rewrites the decode and encode flags of a Packr from its settings (an option was assigned). */
+function applyPackrSettings(unpackr: Unpackr): void {
+  const flags = encodeFlags(settingsOfInstance(unpackr));
+  applyDecodeSettings(unpackr);
+  Object.assign(encodeContextOf(unpackr as Packr), flags);
+}
+
+defineOptionAccessors(
+  Packr.prototype,
+  [
+    // Unpackr's, which a Packr applies to its encoder too
+    "mapsAsObjects",
+    "int64AsType",
+    "useFloat32",
+    "copyBuffers",
+    "structuredClone",
+    "allowArraysInMapKeys",
+    "trusted",
+    "fatal",
+    "maxDepth",
+    // the encoder's
+    "useTimestamp32",
+    "encodeUndefinedAsNil",
+    "onInvalidDate",
+    "writeFunction",
+    "useToJSON",
+    "mapAsEmptyObject",
+    "setAsEmptyObject",
+    "largeBigIntToFloat",
+    "largeBigIntToString",
+    "useBigIntExtension",
+    "moreTypes",
+    "bundleStrings",
+  ],
+  [
+    "maxOwnStructures",
+    "variableMapSize",
+    "coercibleKeyAsNumber",
+    "skipValues",
+    "saveStructures",
+    "shouldShareStructure",
+  ],
+  applyPackrSettings,
+);
 
 const defaultPackr = new Packr({ useRecords: false });
 
@@ -289,34 +455,3 @@ export function pack(value: unknown, flags?: number): Uint8Array<ArrayBuffer> {
  * ```
  */
 export const encode: typeof pack = pack;
-
-/**
- * Registers an extension for every Packr and Unpackr, existing and future (msgpackr's global
- * registry). To keep an extension to one instance, use `packr.addExtension` instead. A later
- * registration for the same class or type wins.
- *
- * @param extension The extension: `Class` and `type` with `pack`/`unpack` (raw payload bytes)
- * or `write`/`read` (a value packed in its place).
- *
- * @example Usage
- * ```ts
- * import { addExtension, Packr } from "@x/msgpackr";
- * import assert from "node:assert/strict";
- *
- * class Money {
- *   constructor(public cents: number) {}
- * }
- * addExtension({
- *   Class: Money,
- *   type: 40,
- *   pack: (money: Money) => new Uint8Array(new Uint32Array([money.cents]).buffer),
- *   unpack: (bytes) => new Money(new Uint32Array(bytes.slice().buffer)[0]),
- * });
- * const packr = new Packr();
- * assert.equal(packr.unpack(packr.pack(new Money(1234))).cents, 1234);
- * ```
- */
-// deno-lint-ignore no-explicit-any
-export function addExtension<T = any>(extension: Extension<T>): void {
-  globalExtensions.add(extension as Extension);
-}

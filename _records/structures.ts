@@ -7,6 +7,7 @@
 // structures. This module decides ids; the encoder writes the bytes.
 
 import type { IsCompatible, PackrOptions, Structure } from "../_core/options.ts";
+import { markSharedLength } from "./table.ts";
 
 /**
  * A node of the shape trie: the key sequence that leads to it, its children one key longer, and
@@ -114,6 +115,7 @@ export class StructureEncoder {
     this.getStructures = options.getStructures ?? null;
     this.onReplaced = onReplaced;
     this.shared = table;
+    markSharedLength(table);
     this.uninitialized = !options.structures && this.getStructures !== null;
     this.lastSavedLength = this.shared.length;
   }
@@ -123,6 +125,7 @@ export class StructureEncoder {
     let table = loaded ?? [];
     if (Object.isFrozen(table)) table = table.map((keys) => keys.slice());
     this.shared = table;
+    markSharedLength(table);
     this.uninitialized = false;
     this.trie = null;
     this.onReplaced(table);
@@ -232,6 +235,7 @@ export class StructureEncoder {
     node.keys = keys;
     if (recordId < this.sharedLimitId) {
       this.shared[recordId - 0x40] = keys;
+      markSharedLength(this.shared);
       this.trieSharedLength = this.shared.length;
       this.hasSharedUpdate = true;
     } else {
@@ -275,6 +279,7 @@ export class StructureEncoder {
       this.shared[sharedLength++] = keys;
       this.hasSharedUpdate = true;
     }
+    markSharedLength(this.shared);
     this.trieSharedLength = sharedLength;
     if (!this.sequential || !(this.nextId >= sharedLength + 0x40)) {
       this.nextId = sharedLength + 0x40;
@@ -295,6 +300,7 @@ export class StructureEncoder {
   rollbackShared(): void {
     if (this.getStructures) this.uninitialized = true;
     this.shared.length = this.lastSavedLength;
+    markSharedLength(this.shared);
     this.trie = null;
   }
 

@@ -4,6 +4,21 @@
 import type { Structure } from "../_core/options.ts";
 import type { RecordType } from "./reader.ts";
 
+/**
+ * Sets `sharedLength` on a shared structures table, as msgpackr keeps it on its arrays (code
+ * written for msgpackr reads it): the number of shared structures, which here is the whole
+ * table. Not enumerable, so the table still compares equal to a plain array of the same keys; a
+ * frozen table is left alone.
+ */
+export function markSharedLength(table: Structure[]): void {
+  if (!Object.isExtensible(table)) return;
+  Object.defineProperty(table, "sharedLength", {
+    value: table.length,
+    writable: true,
+    configurable: true,
+  });
+}
+
 /** Creates a record type for a slot (the decoder supplies its value reader). */
 export type RecordTypeFactory = (
   keys: readonly string[] | null,
@@ -46,6 +61,7 @@ export class RecordTable {
     createType: RecordTypeFactory,
   ) {
     this.shared = shared;
+    if (shared !== null) markSharedLength(shared);
     this.getStructures = getStructures;
     this.#createType = createType;
   }
@@ -88,6 +104,7 @@ export class RecordTable {
 
   /** Installs structures loaded by `getStructures` (or merged by a Packr) as the shared table. */
   replaceShared(structures: Structure[]): void {
+    markSharedLength(structures);
     this.shared = structures;
     this.#syncedShared = structures;
     this.#syncedLength = structures.length;

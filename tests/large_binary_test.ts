@@ -168,7 +168,7 @@ describe("large binary values (gathered into the result, not copied through the 
     const ours = new Packr({ useRecords: false });
     const theirs = theirPackr({ useRecords: false });
     register(addExtension, ours);
-    register(msgpackr.addExtension as typeof addExtension, theirs);
+    register(msgpackr.addExtension as unknown as typeof addExtension, theirs);
     const value = [
       blob(0x4000, 30),
       new Envelope({ data: blob(0x8000, 31), n: 1 }),
