@@ -16,6 +16,7 @@ import * as packEntry from "@x/msgpackr/pack";
 import * as unpackEntry from "@x/msgpackr/unpack";
 import { decodeIter, encodeIter, PackrStream, UnpackrStream } from "@x/msgpackr/stream";
 import * as noEval from "@x/msgpackr/no-eval";
+import { fetchValue, HttpError, readBody, respond } from "@x/msgpackr/http";
 
 const runtime = typeof Bun === "undefined"
   ? `Node ${process.versions.node}`
@@ -41,6 +42,7 @@ check("the package resolves to the built JavaScript", () => {
       ["@x/msgpackr/unpack", "unpack.js"],
       ["@x/msgpackr/stream", "stream.js"],
       ["@x/msgpackr/no-eval", "no_eval.js"],
+      ["@x/msgpackr/http", "http.js"],
     ]
   ) {
     const resolved = String(import.meta.resolve(specifier)).replaceAll("\\", "/");
@@ -183,6 +185,34 @@ await checkAsync("UnpackrStream decodes a Response body", async () => {
   const decoder = new UnpackrStream({ mapsAsObjects: true });
   for await (const row of response.body.pipeThrough(decoder)) decoded.push(row);
   assert.deepEqual(decoded, rows);
+});
+
+await checkAsync("respond, readBody and fetchValue negotiate and round trip", async () => {
+  const value = { id: 1, tags: ["a"], when: new Date(0) };
+  const accept = "application/msgpack, application/json;q=0.9";
+  const msgpack = respond(new Request("http://localhost/", { headers: { accept } }), value);
+  assert.equal(msgpack.headers.get("content-type"), "application/msgpack");
+  assert.equal(msgpack.headers.get("vary"), "Accept");
+  assert.deepEqual(await readBody(msgpack), value);
+  const json = respond(new Request("http://localhost/"), value);
+  assert.equal(json.headers.get("content-type"), "application/json");
+  assert.equal(await json.text(), '{"id":1,"tags":["a"],"when":"1970-01-01T00:00:00.000Z"}');
+  const echo = async (input, init) => {
+    const request = new Request(input, init);
+    try {
+      return respond(request, { received: await readBody(request) });
+    } catch (error) {
+      return respond(request, { error: error.message }, { status: error.status });
+    }
+  };
+  assert.deepEqual(await fetchValue("http://localhost/", { body: [1n, "x"], fetch: echo }), {
+    received: [1n, "x"],
+  });
+  await assert.rejects(fetchValue("http://localhost/", { fetch: echo }), (error) => {
+    assert.ok(error instanceof HttpError);
+    assert.equal(error.status, 415);
+    return true;
+  });
 });
 
 console.log(`roundtrip on ${runtime}: ${checks} checks passed`);

@@ -1,0 +1,86 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+// How a value or a stream of values becomes a body, for responses and for requests alike.
+
+import { pack, Packr } from "../_encode/packr.ts";
+import { PackrStream } from "../_stream/packr_stream.ts";
+import type { PackrStreamOptions } from "../_stream/chunk_encoder.ts";
+import { type JsonReplacer, stringifyJson } from "./json.ts";
+import { type ValueSource, valueStream } from "./value_source.ts";
+
+/** The encoding settings shared by `respond` and `fetchValue`. */
+export interface EncodeSettings {
+  /** Packs MessagePack (value by value for streams). */
+  packr?: Packr | undefined;
+  /** Options of the packer when no `packr` is given. */
+  packrOptions?: PackrStreamOptions | undefined;
+  /** Replacer for JSON. */
+  replacer?: JsonReplacer | undefined;
+}
+
+/** One Packr per `packrOptions` object (single values). */
+const packrs = new WeakMap<PackrStreamOptions, Packr>();
+
+const utf8 = new TextEncoder();
+
+/**
+ * The MessagePack bytes of one value: by `settings.packr`, by a Packr made once per
+ * `settings.packrOptions` object (records off unless asked for), or as `pack` writes it.
+ *
+ * @param value The value.
+ * @param settings The packer.
+ * @returns The bytes.
+ */
+export function packValue(value: unknown, settings: EncodeSettings): Uint8Array<ArrayBuffer> {
+  if (settings.packr !== undefined) return settings.packr.pack(value);
+  const options = settings.packrOptions;
+  if (options === undefined) return pack(value);
+  let packr = packrs.get(options);
+  if (packr === undefined) {
+    const { coalesceBytes: _, ...packrOptions } = options;
+    packr = new Packr({ useRecords: false, ...packrOptions });
+    packrs.set(options, packr);
+  }
+  return packr.pack(value);
+}
+
+/**
+ * The body of a stream of values: a MessagePack sequence (through a `PackrStream` with
+ * `settings.packrOptions`, records off unless asked for; or value by value by
+ * `settings.packr`), or NDJSON (one JSON text and `\n` per value). Values are pulled as the body
+ * is read, and cancelling the body cancels the source.
+ *
+ * @param source The values.
+ * @param json NDJSON rather than MessagePack.
+ * @param settings The packer and the JSON replacer.
+ * @returns The body.
+ */
+export function encodeStream(
+  source: ValueSource,
+  json: boolean,
+  settings: EncodeSettings,
+): ReadableStream<Uint8Array> {
+  const values = valueStream(source);
+  if (json) {
+    const replacer = settings.replacer;
+    return values.pipeThrough(
+      new TransformStream<unknown, Uint8Array>({
+        transform(value, controller): void {
+          controller.enqueue(utf8.encode(stringifyJson(value, replacer) + "\n"));
+        },
+      }),
+    );
+  }
+  const packr = settings.packr;
+  if (packr === undefined) {
+    return values.pipeThrough(new PackrStream({ useRecords: false, ...settings.packrOptions }));
+  }
+  return values.pipeThrough(
+    new TransformStream<unknown, Uint8Array>({
+      transform(value, controller): void {
+        controller.enqueue(packr.pack(value));
+      },
+    }),
+  );
+}

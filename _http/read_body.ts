@@ -1,0 +1,400 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+import { DecodeError } from "../_core/errors.ts";
+import type { UnpackrOptions } from "../_core/options.ts";
+import { Unpackr } from "../_decode/unpackr.ts";
+import type { UnpackrStreamOptions } from "../_stream/chunk_decoder.ts";
+import { decodeIter } from "../_stream/iterators.ts";
+import { HttpError } from "./http_error.ts";
+import { decodeUtf8, jsonLines } from "./json.ts";
+import { type BodyKind, bodyKindOf } from "./media_type.ts";
+import {
+  boundedChunks,
+  checkContentLength,
+  checkMaxBytes,
+  discardBody,
+  readBytes,
+  type ReadFailure,
+} from "./read_bytes.ts";
+
+/**
+ * Default `maxBytes` of {@linkcode readBody}: 1 MiB (1,048,576 bytes).
+ *
+ * @example Usage
+ * ```ts
+ * import { DEFAULT_MAX_BODY_BYTES, readBody } from "@x/msgpackr/http";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(DEFAULT_MAX_BODY_BYTES, 1024 * 1024);
+ * const request = new Request("http://localhost/", {
+ *   method: "POST",
+ *   headers: { "content-type": "application/json" },
+ *   body: JSON.stringify("x".repeat(DEFAULT_MAX_BODY_BYTES)),
+ * });
+ * await assert.rejects(readBody(request), { status: 413 });
+ * ```
+ */
+export const DEFAULT_MAX_BODY_BYTES = 1048576;
+
+/**
+ * Options of {@linkcode readBody}: the size bound, `multiple`, and how MessagePack is decoded
+ * (an `unpackr`, or the options of one).
+ *
+ * @example Usage
+ * ```ts
+ * import { readBody, type ReadBodyOptions } from "@x/msgpackr/http";
+ * import assert from "node:assert/strict";
+ *
+ * const options: ReadBodyOptions = { maxBytes: 64 * 1024, int64AsType: "number" };
+ * const body = new Uint8Array([0xd3, 0, 0, 0, 0, 0, 0, 0, 7]); // int64 7
+ * const request = new Request("http://localhost/", {
+ *   method: "POST",
+ *   headers: { "content-type": "application/msgpack" },
+ *   body,
+ * });
+ * assert.equal(await readBody(request, options), 7);
+ * ```
+ */
+export interface ReadBodyOptions extends UnpackrOptions {
+  /**
+   * Most bytes read. A larger body is refused with a 413 {@linkcode HttpError}: up front when
+   * its `Content-Length` says so, else as soon as the bytes read pass the bound (the body is
+   * never held whole). `Infinity` for no bound.
+   * @default {1048576} (1 MiB, {@linkcode DEFAULT_MAX_BODY_BYTES})
+   */
+  maxBytes?: number;
+  /**
+   * Read every value of the body into an array: a MessagePack sequence (values one after
+   * another, as a streamed {@linkcode respond} writes them), NDJSON lines, or the one value of a
+   * JSON body. An empty MessagePack or NDJSON body is then an empty array.
+   * @default {false}
+   */
+  multiple?: boolean;
+  /**
+   * Decodes MessagePack bodies (its options and extensions apply). Without it, an Unpackr with
+   * the other options is used (maps as plain objects unless `mapsAsObjects: false`), one per
+   * options object.
+   */
+  unpackr?: Unpackr;
+}
+
+/**
+ * Options of {@linkcode readBodyValues}: the size bound, and the options of the stream decoder
+ * (`maxIncompleteBufferSize` bounds one value).
+ *
+ * @example Usage
+ * ```ts
+ * import { readBodyValues, type ReadBodyValuesOptions } from "@x/msgpackr/http";
+ * import assert from "node:assert/strict";
+ *
+ * const options: ReadBodyValuesOptions = { maxBytes: 1 << 20, maxIncompleteBufferSize: 1 << 16 };
+ * const response = new Response("1\n2\n", {
+ *   headers: { "content-type": "application/x-ndjson" },
+ * });
+ * assert.deepEqual(await Array.fromAsync(readBodyValues(response, options)), [1, 2]);
+ * ```
+ */
+export interface ReadBodyValuesOptions extends UnpackrStreamOptions {
+  /**
+   * Most bytes read in all; past it the values stop with a 413 {@linkcode HttpError}.
+   * `maxIncompleteBufferSize` bounds the bytes held for one value (MessagePack, an NDJSON line,
+   * a JSON body), 64 MiB by default, also with a 413.
+   * @default {Infinity}
+   */
+  maxBytes?: number;
+}
+
+const NO_OPTIONS: ReadBodyOptions = {};
+/** The options of `readBody` that are not decoding options. */
+const OWN_OPTIONS = new Set(["maxBytes", "multiple", "unpackr"]);
+/** Decodes as `unpack` does: maps as plain objects. */
+const plainUnpackr = new Unpackr({ useRecords: false });
+/** One Unpackr per options object that has decoding options. */
+const unpackrs = new WeakMap<ReadBodyOptions, Unpackr>();
+
+function unpackrOf(options: ReadBodyOptions): Unpackr {
+  if (options.unpackr !== undefined) return options.unpackr;
+  let unpackr = unpackrs.get(options);
+  if (unpackr !== undefined) return unpackr;
+  const decoding: UnpackrOptions = {};
+  let any = false;
+  for (const key of Object.keys(options)) {
+    if (OWN_OPTIONS.has(key)) continue;
+    (decoding as Record<string, unknown>)[key] = (options as Record<string, unknown>)[key];
+    any = true;
+  }
+  if (!any) return plainUnpackr;
+  unpackr = new Unpackr({ useRecords: false, ...decoding });
+  unpackrs.set(options, unpackr);
+  return unpackr;
+}
+
+/**
+ * The kind of a body by its `Content-Type`; a 415 {@linkcode HttpError} (the body cancelled)
+ * for any other type, or a request with a content coding.
+ */
+function kindOf(source: Request | Response): BodyKind {
+  const contentType = source.headers.get("content-type");
+  const kind = bodyKindOf(contentType);
+  if (kind === null) {
+    discardBody(source);
+    throw new HttpError(
+      415,
+      `${contentType === null ? "No Content-Type" : `Unsupported Content-Type ${contentType}`}: ` +
+        "expected application/msgpack or application/json",
+    );
+  }
+  if (source instanceof Request) {
+    // a response's body is already decoded by fetch; a request's is as it was sent
+    const coding = source.headers.get("content-encoding")?.trim().toLowerCase();
+    if (coding !== undefined && coding !== "" && coding !== "identity") {
+      discardBody(source);
+      throw new HttpError(415, `Unsupported Content-Encoding ${coding}`);
+    }
+  }
+  return kind;
+}
+
+/** A 400 for a body that cannot be decoded, or the error itself when it is not a decode error. */
+function malformed(kind: BodyKind, error: unknown): unknown {
+  if (error instanceof HttpError) return error;
+  if (
+    error instanceof DecodeError &&
+    error.message.startsWith("Maximum incomplete buffer size exceeded")
+  ) {
+    return new HttpError(413, `Body value too large: ${error.message}`, { cause: error });
+  }
+  const name = kind === "msgpack" ? "MessagePack" : kind === "json" ? "JSON" : "NDJSON";
+  const message = error instanceof Error ? error.message : String(error);
+  return new HttpError(400, `Malformed ${name} body: ${message}`, { cause: error });
+}
+
+/**
+ * Decodes a whole body of a known kind.
+ *
+ * @param kind The body's kind.
+ * @param bytes The bytes.
+ * @param options Decoding options and `multiple`.
+ * @returns The value, or the values with `multiple`.
+ */
+export function decodeBody(kind: BodyKind, bytes: Uint8Array, options: ReadBodyOptions): unknown {
+  const multiple = options.multiple === true;
+  if (bytes.length === 0 && !(multiple && kind !== "json")) {
+    throw new HttpError(400, "Empty body");
+  }
+  if (bytes.length === 0) return [];
+  try {
+    if (kind === "msgpack") {
+      const unpackr = unpackrOf(options);
+      return multiple ? unpackr.unpackMultiple(bytes) : unpackr.unpack(bytes);
+    }
+    const text = decodeUtf8(bytes);
+    if (kind === "ndjson" && multiple) {
+      return [...jsonLines(text)];
+    }
+    // JSON, and NDJSON read as one value: one JSON text
+    const value = JSON.parse(text);
+    return multiple ? [value] : value;
+  } catch (error) {
+    throw malformed(kind, error);
+  }
+}
+
+/**
+ * Reads and decodes the body of a request (or a response) by its `Content-Type`:
+ *
+ * - MessagePack (`application/msgpack`, `application/vnd.msgpack`, `application/x-msgpack`):
+ *   one value, decoded as `unpack` decodes it (maps as plain objects; records and msgpackr's
+ *   extensions understood), or the values of a sequence with `multiple: true`;
+ * - JSON (`application/json` with any parameters, and any `+json` type such as
+ *   `application/problem+json`): `JSON.parse` of the UTF-8 text (a `charset` parameter is
+ *   ignored: JSON is UTF-8);
+ * - NDJSON (`application/x-ndjson`, `application/ndjson`, `application/jsonl`): its lines' values
+ *   with `multiple: true`; without it, the body must hold one JSON text.
+ *
+ * Failures are {@linkcode HttpError}s whose `status` a server can answer directly: **415** for
+ * any other `Content-Type` (or none), or a request with a `Content-Encoding`; **413** when the
+ * body exceeds `maxBytes` (1 MiB by default; checked against `Content-Length` up front, and
+ * counted while reading, so an oversized body is never held whole); **400** for an empty body
+ * (without `multiple`), a malformed or truncated one, or more than one value where one is
+ * expected, with the decoder's error (`DecodeError`, `SyntaxError`, or a `TypeError` for
+ * ill-formed UTF-8) as `cause`. A body already read throws the runtime's `TypeError`.
+ *
+ * @typeParam T The type of the value (not checked).
+ * @param source The request (or a response).
+ * @param options `maxBytes`, `multiple`, and the MessagePack decoder or its options.
+ * @returns The decoded value.
+ *
+ * @example Usage
+ * ```ts
+ * import { readBody } from "@x/msgpackr/http";
+ * import { pack } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const post = (contentType: string, body: BodyInit) =>
+ *   new Request("http://localhost/orders", {
+ *     method: "POST",
+ *     headers: { "content-type": contentType },
+ *     body,
+ *   });
+ *
+ * assert.deepEqual(await readBody(post("application/msgpack", pack({ sku: "A-1" }))), {
+ *   sku: "A-1",
+ * });
+ * assert.deepEqual(await readBody(post("application/json; charset=utf-8", '{"sku":"A-1"}')), {
+ *   sku: "A-1",
+ * });
+ * await assert.rejects(readBody(post("text/plain", "sku=A-1")), { status: 415 });
+ * await assert.rejects(readBody(post("application/json", '{"sku":')), { status: 400 });
+ * ```
+ */
+export function readBody<T = unknown>(
+  source: Request | Response,
+  options?: ReadBodyOptions & { multiple?: false | undefined },
+): Promise<T>;
+/**
+ * Reads every value of a body: a MessagePack sequence, NDJSON lines, or the one value of a JSON
+ * body; see the other overload for the types and the errors.
+ *
+ * @typeParam T The type of the values (not checked).
+ * @param source The request (or a response).
+ * @param options `multiple: true`, `maxBytes`, and the MessagePack decoder or its options.
+ * @returns The decoded values, in order.
+ *
+ * @example A sequence
+ * ```ts
+ * import { readBody } from "@x/msgpackr/http";
+ * import { pack } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const request = new Request("http://localhost/", {
+ *   method: "POST",
+ *   headers: { "content-type": "application/msgpack" },
+ *   body: new Blob([pack({ id: 1 }), pack({ id: 2 })]),
+ * });
+ * assert.deepEqual(await readBody(request, { multiple: true }), [{ id: 1 }, { id: 2 }]);
+ * ```
+ */
+export function readBody<T = unknown>(
+  source: Request | Response,
+  options: ReadBodyOptions & { multiple: true },
+): Promise<T[]>;
+/**
+ * Reads a body with options whose `multiple` is not known statically: one value, or every value
+ * when `options.multiple` is `true`; see the first overload.
+ *
+ * @typeParam T The type of the value(s) (not checked).
+ * @param source The request (or a response).
+ * @param options `maxBytes`, `multiple`, and the MessagePack decoder or its options.
+ * @returns The decoded value, or the values with `multiple: true`.
+ */
+export function readBody<T = unknown>(
+  source: Request | Response,
+  options?: ReadBodyOptions,
+): Promise<T | T[]>;
+export async function readBody(
+  source: Request | Response,
+  options: ReadBodyOptions = NO_OPTIONS,
+): Promise<unknown> {
+  const kind = kindOf(source);
+  const bytes = await readBytes(source, checkMaxBytes(options.maxBytes ?? DEFAULT_MAX_BODY_BYTES));
+  return decodeBody(kind, bytes, options);
+}
+
+/**
+ * Yields the values of a body as they arrive, by its `Content-Type`: each value of a
+ * MessagePack sequence (decoded by a sequential stream decoder, maps as plain objects, so a
+ * `PackrStream` with records reads too), each line of NDJSON, or the one value of a JSON body.
+ * An empty body yields nothing. Nothing is held but the value being received; stopping early
+ * (`break`) cancels the body.
+ *
+ * Errors are the {@linkcode HttpError}s of {@linkcode readBody}, thrown after the values before
+ * them: 415 for another `Content-Type`, 413 past `maxBytes` (no bound by default) or for one
+ * value over `maxIncompleteBufferSize` (64 MiB by default), 400 for malformed or truncated data
+ * with the decoder's error as `cause`. An error of the connection itself is thrown as the
+ * runtime raised it.
+ *
+ * @typeParam T The type of the values (not checked).
+ * @param source The request or response.
+ * @param options `maxBytes` and the stream decoder's options.
+ * @returns An async generator of the values.
+ *
+ * @example Usage
+ * ```ts
+ * import { readBodyValues, respond } from "@x/msgpackr/http";
+ * import assert from "node:assert/strict";
+ *
+ * async function* events() {
+ *   yield { type: "start" };
+ *   yield { type: "end" };
+ * }
+ * const request = new Request("http://localhost/", { headers: { accept: "application/msgpack" } });
+ * const response = respond(request, events());
+ * const types: string[] = [];
+ * for await (const event of readBodyValues<{ type: string }>(response)) types.push(event.type);
+ * assert.deepEqual(types, ["start", "end"]);
+ * ```
+ */
+export async function* readBodyValues<T = unknown>(
+  source: Request | Response,
+  options: ReadBodyValuesOptions = {},
+): AsyncGenerator<T, void, undefined> {
+  const kind = kindOf(source);
+  const { maxBytes = Infinity, ...decoding } = options;
+  checkMaxBytes(maxBytes);
+  checkContentLength(source, maxBytes);
+  const body = source.body;
+  if (body === null) return;
+  const failure: ReadFailure = {};
+  const chunks = boundedChunks(body, maxBytes, failure);
+  const fail = (error: unknown): unknown =>
+    "error" in failure && failure.error === error ? error : malformed(kind, error);
+  if (kind === "msgpack") {
+    try {
+      yield* decodeIter<T>(chunks, { mapsAsObjects: true, ...decoding });
+    } catch (error) {
+      throw fail(error);
+    }
+    return;
+  }
+  const maxHeld = checkMaxBytes(decoding.maxIncompleteBufferSize ?? 0x4000000);
+  const text = new TextDecoder("utf-8", { fatal: true });
+  let pending = "";
+  let line = 1;
+  try {
+    for await (const chunk of chunks) {
+      pending += text.decode(chunk, { stream: true });
+      if (kind === "ndjson") {
+        const end = pending.lastIndexOf("\n");
+        if (end !== -1) {
+          const complete = pending.slice(0, end);
+          pending = pending.slice(end + 1);
+          yield* jsonLines(complete, line) as Generator<T>;
+          line += countLines(complete);
+        }
+      }
+      // a JSON text or NDJSON line longer than the bound (counted in UTF-16 units)
+      if (pending.length > maxHeld) {
+        throw new HttpError(
+          413,
+          `Body value exceeds maxIncompleteBufferSize (${maxHeld} bytes)`,
+        );
+      }
+    }
+    pending += text.decode();
+    if (kind === "ndjson") {
+      yield* jsonLines(pending, line) as Generator<T>;
+    } else if (pending.length > 0) {
+      yield JSON.parse(pending) as T;
+    }
+  } catch (error) {
+    throw fail(error);
+  }
+}
+
+function countLines(text: string): number {
+  let lines = 1;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
+  return lines;
+}

@@ -1,0 +1,220 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+import type { Packr } from "../_encode/packr.ts";
+import type { PackrStreamOptions } from "../_stream/chunk_encoder.ts";
+import { encodeStream, packValue } from "./encode_body.ts";
+import { type JsonReplacer, stringifyJson } from "./json.ts";
+import { JSON_TYPE, type MessagePackMediaType, NDJSON_TYPE } from "./media_type.ts";
+import { negotiate } from "./negotiate.ts";
+import { isValueSource } from "./value_source.ts";
+
+/**
+ * The `init` of {@linkcode respond}: what `new Response` takes (`status`, `statusText`,
+ * `headers`), the packer's options, and the ways to force a format.
+ *
+ * @example Usage
+ * ```ts
+ * import { respond, type RespondInit } from "@x/msgpackr/http";
+ * import assert from "node:assert/strict";
+ *
+ * const init: RespondInit = { status: 201, headers: { "cache-control": "no-store" } };
+ * const request = new Request("http://localhost/", { headers: { accept: "application/msgpack" } });
+ * const response = respond(request, { id: 1 }, init);
+ * assert.equal(response.status, 201);
+ * assert.equal(response.headers.get("content-type"), "application/msgpack");
+ * assert.equal(response.headers.get("cache-control"), "no-store");
+ * ```
+ */
+export interface RespondInit extends ResponseInit {
+  /**
+   * Packs MessagePack bodies, with its own options and extensions; reuse one for many
+   * responses. A streamed body is then one value per chunk, each packed by this Packr. Without
+   * it, single values are packed as `pack` packs them and streams by a `PackrStream`, both with
+   * `packrOptions`.
+   */
+  packr?: Packr | undefined;
+  /**
+   * Options of the packer when no `packr` is given (`coalesceBytes` applies to streams).
+   * Records are off unless `useRecords: true` is given, so any MessagePack decoder reads the
+   * body. For single values, one Packr is made per options object and reused while that object
+   * lives: keep the object in a constant.
+   * @default {{ useRecords: false }}
+   */
+  packrOptions?: PackrStreamOptions | undefined;
+  /**
+   * Force the format whatever the request's `Accept` says: `"json"` (a debug switch, so a
+   * person can read every response) or `"msgpack"` (sent as `application/msgpack`).
+   */
+  format?: "json" | "msgpack" | undefined;
+  /**
+   * The name of a query parameter that lets a request choose the format: with
+   * `formatParam: "format"`, `?format=json` gets JSON and `?format=msgpack` MessagePack whatever
+   * `Accept` says (other values are ignored), so a person can read a failing response with curl
+   * or a browser. Off unless given.
+   */
+  formatParam?: string | undefined;
+  /**
+   * Replacer for the JSON side (see {@linkcode jsonReplacer} for one that writes binary, Maps
+   * and Sets). Without it values are written as `JSON.stringify` writes them, bigints as
+   * strings of their digits.
+   */
+  replacer?: JsonReplacer | undefined;
+}
+
+/** Statuses whose responses have no body (RFC 9110). */
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+
+/**
+ * A `Response` holding `value` as MessagePack or as JSON, whichever the request's `Accept`
+ * prefers ({@linkcode negotiate}): MessagePack (`Content-Type: application/msgpack`, or the
+ * MessagePack name the client used) when the client ranks it first, JSON
+ * (`application/json`) otherwise, so browsers and public clients keep getting JSON. Every
+ * response has `Vary: Accept` (added to any `Vary` given in `init.headers`); the
+ * `Content-Type` is always set by `respond`.
+ *
+ * MessagePack is plain (objects as maps, no records) unless `init.packrOptions` or
+ * `init.packr` say otherwise, so any MessagePack decoder reads it. JSON is written as
+ * `JSON.stringify` writes it, except that a bigint becomes a string of its digits and a
+ * top-level `undefined` becomes `null`; `Map`, `Set`, binary and other values JSON cannot
+ * hold need `init.replacer` ({@linkcode jsonReplacer} has rules for them) or a `toJSON`.
+ *
+ * **Streaming.** An iterator or generator, an async iterable or a `ReadableStream` is streamed:
+ * a MessagePack sequence (values one after another, through a `PackrStream`) for MessagePack
+ * clients, NDJSON (`application/x-ndjson`: one JSON text per line) for the others. Arrays,
+ * Sets, Maps, typed arrays and strings are single values, not streams. Values are pulled from
+ * the source as the client reads (backpressure); when the client goes away the source is
+ * cancelled: an async generator's `finally` runs (once its pending `await`, if any, settles), a
+ * `ReadableStream` gets `cancel`. An error from the source, or a value that cannot be encoded,
+ * ends the response abruptly after what was sent: the client sees a network error or a
+ * truncated body (`IncompleteDataError`).
+ *
+ * With `status` 204, 205 or 304 the response has no body and no `Content-Type`.
+ *
+ * @param request The request being answered (its `Accept`, and its URL for `formatParam`).
+ * @param value The value to send, or a stream source of values.
+ * @param init Status, status text and headers as `new Response` takes them; the packer
+ * (`packr`, `packrOptions`), the JSON `replacer`, and `format` / `formatParam` to force a
+ * format.
+ * @returns The response.
+ *
+ * @example A Deno.serve handler
+ * ```ts
+ * import { fetchValue, respond } from "@x/msgpackr/http";
+ * import assert from "node:assert/strict";
+ *
+ * const server = Deno.serve(
+ *   { hostname: "127.0.0.1", port: 0, onListen() {} },
+ *   (request) => respond(request, { id: 7, items: ["a", "b"] }, { formatParam: "format" }),
+ * );
+ * const url = `http://127.0.0.1:${server.addr.port}/`;
+ *
+ * // MessagePack for a client that asks for it
+ * assert.deepEqual(await fetchValue(url), { id: 7, items: ["a", "b"] });
+ * // JSON for anyone else, and for ?format=json
+ * const response = await fetch(`${url}?format=json`, { headers: { accept: "application/msgpack" } });
+ * assert.equal(response.headers.get("content-type"), "application/json");
+ * assert.equal(await response.text(), '{"id":7,"items":["a","b"]}');
+ * await server.shutdown();
+ * ```
+ *
+ * @example Negotiation
+ * ```ts
+ * import { respond } from "@x/msgpackr/http";
+ * import assert from "node:assert/strict";
+ *
+ * const ask = (accept: string) =>
+ *   respond(new Request("http://localhost/", { headers: { accept } }), { ok: true });
+ *
+ * const msgpack = ask("application/msgpack, application/json;q=0.9");
+ * assert.equal(msgpack.headers.get("content-type"), "application/msgpack");
+ * assert.equal(msgpack.headers.get("vary"), "Accept");
+ * assert.deepEqual([...await msgpack.bytes()], [0xde, 0x00, 0x01, 0xa2, 0x6f, 0x6b, 0xc3]);
+ *
+ * const json = ask("text/html, *\/*;q=0.8");
+ * assert.equal(json.headers.get("content-type"), "application/json");
+ * assert.equal(await json.text(), '{"ok":true}');
+ * ```
+ *
+ * @example Streaming rows as they are produced
+ * ```ts
+ * import { respond } from "@x/msgpackr/http";
+ * import { UnpackrStream } from "@x/msgpackr/stream";
+ * import assert from "node:assert/strict";
+ *
+ * async function* rows() {
+ *   for (let id = 0; id < 3; id++) yield { id };
+ * }
+ * const ndjson = respond(new Request("http://localhost/"), rows());
+ * assert.equal(ndjson.headers.get("content-type"), "application/x-ndjson");
+ * assert.equal(await ndjson.text(), '{"id":0}\n{"id":1}\n{"id":2}\n');
+ *
+ * const request = new Request("http://localhost/", { headers: { accept: "application/msgpack" } });
+ * const values = await Array.fromAsync(
+ *   respond(request, rows()).body!.pipeThrough(new UnpackrStream({ mapsAsObjects: true })),
+ * );
+ * assert.deepEqual(values, [{ id: 0 }, { id: 1 }, { id: 2 }]);
+ * ```
+ */
+export function respond(request: Request, value: unknown, init: RespondInit = {}): Response {
+  const mediaType = chooseMediaType(request, init);
+  const headers = new Headers(init.headers);
+  addVaryAccept(headers);
+  const status = init.status ?? 200;
+  const responseInit: ResponseInit = { status, headers };
+  if (init.statusText !== undefined) responseInit.statusText = init.statusText;
+  if (NULL_BODY_STATUSES.has(status)) {
+    headers.delete("content-type");
+    return new Response(null, responseInit);
+  }
+  if (isValueSource(value)) {
+    const json = mediaType === JSON_TYPE;
+    headers.set("content-type", json ? NDJSON_TYPE : mediaType);
+    return new Response(encodeStream(value, json, init), responseInit);
+  }
+  if (mediaType === JSON_TYPE) {
+    headers.set("content-type", JSON_TYPE);
+    return new Response(stringifyJson(value, init.replacer), responseInit);
+  }
+  headers.set("content-type", mediaType);
+  return new Response(packValue(value, init), responseInit);
+}
+
+/** The media type of the response: forced by `init`, chosen by the URL, or negotiated. */
+function chooseMediaType(
+  request: Request,
+  init: RespondInit,
+): MessagePackMediaType | "application/json" {
+  const format = init.format;
+  if (format !== undefined) return forcedType(format, "format");
+  const param = init.formatParam;
+  if (param !== undefined) {
+    const url = request.url;
+    // the URL is parsed only when the parameter's name occurs in it
+    if (url.includes(param)) {
+      const forced = new URL(url).searchParams.get(param);
+      if (forced === "json" || forced === "msgpack") return forcedType(forced, param);
+    }
+  }
+  return negotiate(request.headers.get("accept"));
+}
+
+function forcedType(format: string, name: string): MessagePackMediaType | "application/json" {
+  if (format === "json") return JSON_TYPE;
+  if (format === "msgpack") return "application/msgpack";
+  throw new TypeError(`Cannot use ${name} ${JSON.stringify(format)}: expected "json" or "msgpack"`);
+}
+
+/** Adds `Accept` to the `Vary` header unless it is there already (or `Vary` is `*`). */
+function addVaryAccept(headers: Headers): void {
+  const vary = headers.get("vary");
+  if (vary === null || vary.trim() === "") {
+    headers.set("vary", "Accept");
+    return;
+  }
+  for (const field of vary.split(",")) {
+    const name = field.trim().toLowerCase();
+    if (name === "accept" || name === "*") return;
+  }
+  headers.set("vary", `${vary}, Accept`);
+}
