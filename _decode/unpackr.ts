@@ -212,8 +212,11 @@ export class Unpackr {
     // calls. A method a subclass overrides is bound instead.
     const base = Unpackr.prototype;
     const unpack = this.unpack === base.unpack
-      ? ((source: MessagePackSource, window?: UnpackWindow) =>
-        unpackWindow(this.#context, source, window)) as Unpackr["unpack"]
+      ? ((source: MessagePackSource, window?: UnpackWindow) => {
+        if (window !== undefined) return unpackWindow(this.#context, source, window);
+        const bytes = toBytes(source);
+        return decodeOne(this.#context, bytes, 0, bytes.length);
+      }) as Unpackr["unpack"]
       : this.unpack.bind(this);
     this.unpack = unpack;
     this.decode = this.decode === base.decode ? unpack : this.decode.bind(this);

@@ -7,7 +7,9 @@
 // classes of their own, not used by other test files.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import { readFileSync } from "node:fs";
+import { Readable, Writable } from "node:stream";
 import * as msgpackr from "msgpackr";
 import * as ours from "../mod.ts";
 import {
@@ -462,5 +464,196 @@ describe("options read from the instance", () => {
     assert.throws(() => ((unpackr as Any).int64AsType = "float"), /Unknown int64AsType "float"/);
     assert.equal(unpackr.int64AsType, "number");
     assert.equal(unpackr.unpack(fromHex("d3 00 00 00 00 00 00 00 02")), 2);
+  });
+});
+
+/** The chunks msgpackr's Node PackrStream emits for the values (Node streams, in Deno and Bun). */
+function theirStreamChunks(values: readonly unknown[], options = {}): Promise<Uint8Array[]> {
+  return new Promise((resolve, reject) => {
+    const stream = new msgpackr.PackrStream({ ...options });
+    const chunks: Uint8Array[] = [];
+    stream.on("data", (chunk: Uint8Array) => chunks.push(new Uint8Array(chunk)));
+    stream.on("end", () => resolve(chunks));
+    stream.on("error", reject);
+    for (const value of values) stream.write(value);
+    stream.end();
+  });
+}
+
+describe("differences kept on purpose", () => {
+  test("pack() returns a Uint8Array with its own ArrayBuffer; Buffer.from views it", () => {
+    const value = { id: 1, bytes: new Uint8Array([1, 2, 3]) };
+    const bytes = ours.pack(value);
+    const theirs = msgpackr.pack(value);
+    assert.equal(bytes.constructor, Uint8Array);
+    assert.ok(!Buffer.isBuffer(bytes));
+    assert.equal(bytes.byteOffset, 0);
+    assert.equal(bytes.buffer.byteLength, bytes.length);
+    assert.ok(Buffer.isBuffer(theirs));
+    // where a Buffer is needed: a view of the same memory, no copy
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    assert.ok(buffer.equals(theirs));
+    bytes[0] ^= 0xff;
+    assert.equal(buffer[0], bytes[0]);
+    // or pack into a Buffer with useBuffer
+    const packr = new Packr({ useRecords: false });
+    const target = Buffer.alloc(4096);
+    packr.useBuffer(target);
+    const written = packr.pack(value);
+    assert.equal(written.buffer, target.buffer);
+    assert.ok(
+      target.subarray(written.byteOffset, written.byteOffset + written.length).equals(
+        theirs,
+      ),
+    );
+  });
+
+  test("decoded binaries are Uint8Arrays, also from a Buffer input", () => {
+    const input = Buffer.from(msgpackr.pack({ data: Buffer.from([1, 2, 3]) }));
+    const ourData = unpack(input).data;
+    const theirData = msgpackr.unpack(input).data;
+    assert.equal(ourData.constructor, Uint8Array);
+    assert.ok(Buffer.isBuffer(theirData));
+    assert.deepEqual([...ourData], [...theirData]);
+    // a view of the input, as msgpackr's (copyBuffers: true copies)
+    assert.equal(ourData.buffer, input.buffer);
+  });
+
+  test("streams are Web TransformStreams, bridged to Node streams with toWeb/fromWeb", async () => {
+    const values = [{ id: 1, name: "a" }, { id: 2, name: "b" }, "end"];
+    // a Node object Readable into PackrStream, out to a Node Writable
+    const written: Uint8Array[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, callback) {
+        written.push(chunk);
+        callback();
+      },
+    });
+    // (casts: @types/node declares its own Web stream types)
+    await (Readable.toWeb(Readable.from(values)) as unknown as ReadableStream)
+      .pipeThrough(new ours.PackrStream())
+      .pipeTo(Writable.toWeb(sink) as WritableStream);
+    // bytes from a Node Readable into UnpackrStream, out to a Node object Writable
+    const decoded: unknown[] = [];
+    const objectSink = new Writable({
+      objectMode: true,
+      write(value, _encoding, callback) {
+        decoded.push(value);
+        callback();
+      },
+    });
+    await (Readable.toWeb(Readable.from(written)) as unknown as ReadableStream<Uint8Array>)
+      .pipeThrough(new ours.UnpackrStream())
+      .pipeTo(Writable.toWeb(objectSink) as WritableStream);
+    assert.deepEqual(decoded, values);
+    // and a Web stream of ours read as a Node Readable
+    const readable = Readable.fromWeb(
+      ReadableStream.from(values).pipeThrough(new ours.PackrStream()) as Any,
+    );
+    const bytes: Uint8Array[] = [];
+    for await (const chunk of readable) bytes.push(chunk);
+    assert.deepEqual(new Packr({ sequential: true }).unpackMultiple(Buffer.concat(bytes)), values);
+  });
+
+  test("PackrStream coalesces small values; coalesceBytes: 0 gives msgpackr's chunks", async () => {
+    const values = Array.from({ length: 20 }, (_, id) => ({ id, name: `row ${id}` }));
+    const theirs = await theirStreamChunks(values);
+    assert.equal(theirs.length, values.length);
+    const coalesced = await Array.fromAsync(
+      ReadableStream.from(values).pipeThrough(
+        new ours.PackrStream(),
+      ),
+    );
+    assert.equal(coalesced.length, 1);
+    assert.equal(hex(Buffer.concat(coalesced)), hex(Buffer.concat(theirs)));
+    const oneEach = await Array.fromAsync(
+      ReadableStream.from(values).pipeThrough(
+        new ours.PackrStream({ coalesceBytes: 0 }),
+      ),
+    );
+    assert.deepEqual(oneEach.map(hex), theirs.map(hex));
+  });
+
+  test("maxDepth limits nesting, where msgpackr decodes any depth its stack allows", () => {
+    const deep = new Uint8Array(1101).fill(0x91); // 1100 nested one-element arrays
+    deep[1100] = 0xc0;
+    assert.throws(() => unpack(deep), /Nesting deeper than maxDepth \(1000\) at offset 1000/);
+    let theirs = msgpackr.unpack(deep);
+    for (let level = 0; level < 1100; level++) theirs = theirs[0];
+    assert.equal(theirs, null);
+    // raise it where such input is expected
+    assert.deepEqual(new Unpackr({ maxDepth: 2000 }).unpack(deep), msgpackr.unpack(deep));
+  });
+
+  test("errors are DecodeError / IncompleteDataError with the offset in the message", () => {
+    const truncated = fromHex("92 01");
+    assert.throws(() => msgpackr.unpack(truncated), (error: Any) => error.incomplete === true);
+    assert.throws(() => unpack(truncated), (error: Any) => {
+      assert.ok(error instanceof ours.IncompleteDataError);
+      assert.ok(error instanceof ours.DecodeError && error instanceof SyntaxError);
+      assert.equal(error.incomplete, true);
+      assert.match(error.message, /^Unexpected end of MessagePack data at offset 2/);
+      return true;
+    });
+    const trailing = fromHex("01 02");
+    assert.throws(() => msgpackr.unpack(trailing), /^Error: Data read, but end of buffer/);
+    assert.throws(() => unpack(trailing), (error: Any) => {
+      assert.ok(error instanceof ours.DecodeError);
+      assert.equal(error.offset, 1);
+      assert.match(error.message, /^Data read, but end of buffer not reached 1 at offset 1$/);
+      return true;
+    });
+  });
+
+  test("addExtension is global as in msgpackr; packr.addExtension is one instance's", () => {
+    class Global55 {}
+    class Local56 {}
+    const global: Extension<Global55> = {
+      Class: Global55,
+      type: 55,
+      pack: () => new Uint8Array([1]),
+      unpack: () => new Global55(),
+    };
+    ours.addExtension(global);
+    msgpackr.addExtension(global as Any);
+    assert.equal(
+      hex(new Packr().pack(new Global55())),
+      hex(new msgpackr.Packr().pack(new Global55())),
+    );
+    assert.ok(new Unpackr().unpack(fromHex("d4 37 01")) instanceof Global55);
+    // msgpackr has no addExtension method; ours registers for that instance only
+    assert.equal((new msgpackr.Packr() as Any).addExtension, undefined);
+    const packr = new Packr();
+    packr.addExtension({
+      Class: Local56,
+      type: 56,
+      write: () => 1,
+      read: () => new Local56(),
+    });
+    assert.equal(hex(packr.pack(new Local56())), "d4 38 00 01");
+    assert.ok(packr.unpack(fromHex("d4 38 00 01")) instanceof Local56);
+    // another instance packs it as an object with no properties
+    assert.equal(hex(new Packr({ useRecords: false }).pack(new Local56())), "de 00 00");
+    assert.throws(() => new Unpackr().unpack(fromHex("d4 38 00 01")), /Unknown extension 56/);
+  });
+
+  test("typed arrays without moreTypes are their real bytes", () => {
+    const value = new Uint16Array([1, 0x0102]);
+    assert.equal(hex(ours.pack(value)), "c4 04 01 00 02 01"); // little-endian memory
+    // msgpackr writes each element truncated to a byte, then whatever its buffer held
+    assert.equal(hex(msgpackr.pack(value).subarray(0, 4)), "c4 04 01 02");
+    assert.deepEqual([...unpack(ours.pack(value))], [1, 0, 2, 1]);
+  });
+
+  test("an Error without a cause decodes without a cause property", () => {
+    const packrs = [new Packr({ moreTypes: true }), new msgpackr.Packr({ moreTypes: true })];
+    const bytes = packrs.map((packr) => hex(packr.pack(new Error("x"))));
+    assert.equal(bytes[0], bytes[1]);
+    const [mine, theirs] = packrs.map((packr) => packr.unpack(fromHex(bytes[0])));
+    assert.equal(mine.message, theirs.message);
+    assert.equal("cause" in mine, false);
+    assert.equal("cause" in theirs, true); // `cause: undefined`
+    const withCause = new Error("y", { cause: 7 });
+    assert.equal(packrs[0].unpack(packrs[0].pack(withCause)).cause, 7);
   });
 });

@@ -3,17 +3,27 @@
 // the installed .d.ts files (and run by Bun), and by `deno check` against the sources.
 
 import {
+  ALWAYS,
+  clearSource,
   DecodeError,
+  mapsAsObjects,
+  type Options,
   pack,
   Packr,
   type PackrOptions,
   type Structure,
   unpack,
+  type UnpackOptions,
   Unpackr,
   type UnpackrOptions,
+  useRecords,
 } from "@x/msgpackr";
-import { pack as packOnly } from "@x/msgpackr/pack";
-import { unpack as unpackOnly } from "@x/msgpackr/unpack";
+import { pack as packOnly, Unpackr as UnpackrFromPack } from "@x/msgpackr/pack";
+import {
+  addExtension as addExtensionFromUnpack,
+  clearSource as clearSourceFromUnpack,
+  unpack as unpackOnly,
+} from "@x/msgpackr/unpack";
 import { PackrStream, UnpackrStream } from "@x/msgpackr/stream";
 import { Packr as NoEvalPackr } from "@x/msgpackr/no-eval";
 
@@ -35,6 +45,29 @@ const noEvalCopy = new NoEvalPackr().unpack(new NoEvalPackr().pack(user)) as Use
 const encoder: TransformStream<unknown, Uint8Array> = new PackrStream();
 const decoder: TransformStream<Uint8Array, unknown> = new UnpackrStream();
 const error: SyntaxError = new DecodeError("Unexpected byte", 0);
+
+// code written for msgpackr: detached methods, options on the instance, structures
+const msgpackrOptions: Options = { structures: [], trusted: true };
+const { pack: packDetached, unpack: unpackDetached, decodeMultiple } = new Packr(msgpackrOptions);
+const window: UnpackOptions = { start: 0 };
+const again = unpackDetached(packDetached(user), window) as User;
+const sharedLength: number | undefined = packr.structures.sharedLength;
+packr.useFloat32 = ALWAYS;
+const assignFixed = () => {
+  // @ts-expect-error: read at construction only (and a TypeError at run time)
+  packr.useRecords = false;
+};
+const all: unknown[] = decodeMultiple(pack(1));
+clearSource();
+clearSourceFromUnpack();
+const flags: [false, true] = [useRecords, mapsAsObjects];
+if (
+  again.id !== 1 || all.length !== 1 || typeof addExtensionFromUnpack !== "function" ||
+  !(unpackr instanceof UnpackrFromPack) || flags[1] !== true || sharedLength === undefined ||
+  typeof assignFixed !== "function"
+) {
+  throw new Error("msgpackr-style code failed");
+}
 
 // the declarations are real types, not `any`:
 // @ts-expect-error: unknown option names are type errors
