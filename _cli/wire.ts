@@ -20,6 +20,19 @@ import { decodeWtf8 } from "./text.ts";
 import { DecodeError, IncompleteDataError } from "../_core/errors.ts";
 import type { Structure } from "../_core/options.ts";
 import { encodeUtf8Manually } from "../_strings/utf8.ts";
+import {
+  ARRAY,
+  BIN,
+  EXT,
+  HEADER_SIZE,
+  INLINE_LENGTH,
+  LENGTH_FIELD,
+  lengthAt,
+  MAP,
+  NEVER_USED,
+  STR,
+  TOKEN_KIND,
+} from "../_format/tokens.ts";
 
 /** What an item is. */
 export type WireKind =
@@ -156,6 +169,29 @@ export const TYPED_ARRAY_CODES: ReadonlyMap<number, readonly [string, number]> =
   [17, ["DataView", 1]],
 ]);
 
+/** The name of each first byte's format, as `inspect` shows it and the `"header"` of a tag. */
+export const FORMAT_NAMES: readonly string[] = (() => {
+  const names = new Array<string>(256);
+  names.fill("fixint", 0x00, 0x80);
+  names.fill("fixmap", 0x80, 0x90);
+  names.fill("fixarray", 0x90, 0xa0);
+  names.fill("fixstr", 0xa0, 0xc0);
+  names.fill("negative fixint", 0xe0, 0x100);
+  // deno-fmt-ignore
+  const named = [
+    "nil", "never used (0xc1)", "false", "true", // 0xc0
+    "bin8", "bin16", "bin32", "ext8", // 0xc4
+    "ext16", "ext32", "float32", "float64", // 0xc8
+    "uint8", "uint16", "uint32", "uint64", // 0xcc
+    "int8", "int16", "int32", "int64", // 0xd0
+    "fixext1", "fixext2", "fixext4", "fixext8", // 0xd4
+    "fixext16", "str8", "str16", "str32", // 0xd8
+    "array16", "array32", "map16", "map32", // 0xdc
+  ];
+  for (let i = 0; i < named.length; i++) names[0xc0 + i] = named[i];
+  return names;
+})();
+
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const lossyUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
@@ -260,7 +296,7 @@ export class WireWalker {
     return node;
   }
 
-  /** A scalar of `size` bytes after the first. */
+  /** A token whose first byte gives its size: `size` more bytes after the first. */
   #fixed(out: WireNode[], kind: WireKind, format: string, offset: number, size: number) {
     const node = this.#node(out, kind, format, offset);
     node.headerEnd = offset + 1 + size;
@@ -269,133 +305,103 @@ export class WireWalker {
     return node;
   }
 
-  /** A length field of 1, 2 or 4 bytes after the first byte of `node`. */
-  #length(node: WireNode, size: number): number {
-    const at = node.offset + 1;
-    node.headerEnd = at + size;
-    if (at + size > this.#end) this.#truncated(node, at + size);
+  /**
+   * The length of `node`'s token: from its first byte, or from the 1, 2 or 4 bytes after it,
+   * which the position then moves past.
+   */
+  #length(node: WireNode): number {
     const b = this.#b;
-    this.#pos = at + size;
-    if (size === 1) return b[at];
-    if (size === 2) return (b[at] << 8) | b[at + 1];
-    return this.#view.getUint32(at);
+    const field = LENGTH_FIELD[b[node.offset]];
+    if (field === 0) return INLINE_LENGTH[b[node.offset]];
+    const at = node.offset + 1;
+    node.headerEnd = at + field;
+    if (at + field > this.#end) this.#truncated(node, at + field);
+    this.#pos = at + field;
+    return lengthAt(b, node.offset);
   }
 
   #read(out: WireNode[], depth: number): WireNode {
-    const b = this.#b;
     const offset = this.#pos;
-    const token = b[this.#pos++];
-    if (token < 0x80) {
-      if (token < 0x40) return this.#int(out, "fixint", offset, token);
-      return this.#recordOrInteger(out, offset, token, depth);
-    }
-    if (token < 0x90) {
-      return this.#map(this.#node(out, "map", "fixmap", offset), token & 0xf, depth);
-    }
-    if (token < 0xa0) {
-      return this.#array(this.#node(out, "array", "fixarray", offset), token & 0xf, depth);
-    }
-    if (token < 0xc0) return this.#str(this.#node(out, "str", "fixstr", offset), token & 0x1f);
-    if (token >= 0xe0) return this.#int(out, "negative fixint", offset, token - 0x100);
-    const view = this.#view;
+    const token = this.#b[this.#pos++];
+    if (token >= 0x40 && token < 0x80) return this.#recordOrInteger(out, offset, token, depth);
+    const format = FORMAT_NAMES[token];
     let node: WireNode;
-    switch (token) {
-      case 0xc0:
-        node = this.#fixed(out, "nil", "nil", offset, 0);
-        node.value = null;
-        return node;
-      case 0xc1:
+    switch (TOKEN_KIND[token]) {
+      case STR:
+        node = this.#node(out, "str", format, offset);
+        return this.#str(node, this.#length(node));
+      case BIN:
+        node = this.#node(out, "bin", format, offset);
+        return this.#payload(node, this.#length(node));
+      case ARRAY:
+        node = this.#node(out, "array", format, offset);
+        return this.#array(node, this.#length(node), depth);
+      case MAP:
+        node = this.#node(out, "map", format, offset);
+        return this.#map(node, this.#length(node), depth);
+      case EXT:
+        node = this.#node(out, "ext", format, offset);
+        return this.#ext(node, this.#length(node), depth);
+      case NEVER_USED:
         if (this.#bundle !== null) return this.#bundled(out, offset, depth);
-        return this.#fixed(out, "c1", "never used (0xc1)", offset, 0);
-      case 0xc2:
-      case 0xc3:
-        node = this.#fixed(out, "bool", token === 0xc3 ? "true" : "false", offset, 0);
-        node.value = token === 0xc3;
-        return node;
-      case 0xc4:
-      case 0xc5:
-      case 0xc6: {
-        node = this.#node(out, "bin", `bin${8 << (token - 0xc4)}`, offset);
-        return this.#payload(node, this.#length(node, 1 << (token - 0xc4)));
-      }
-      case 0xc7:
-      case 0xc8:
-      case 0xc9: {
-        node = this.#node(out, "ext", `ext${8 << (token - 0xc7)}`, offset);
-        return this.#ext(node, this.#length(node, 1 << (token - 0xc7)), depth);
-      }
-      case 0xca:
-        node = this.#fixed(out, "float", "float32", offset, 4);
-        node.value = view.getFloat32(offset + 1);
-        return node;
-      case 0xcb:
-        node = this.#fixed(out, "float", "float64", offset, 8);
-        node.value = view.getFloat64(offset + 1);
-        return node;
-      case 0xcc:
-        node = this.#fixed(out, "int", "uint8", offset, 1);
-        node.value = b[offset + 1];
-        return node;
-      case 0xcd:
-        node = this.#fixed(out, "int", "uint16", offset, 2);
-        node.value = view.getUint16(offset + 1);
-        return node;
-      case 0xce:
-        node = this.#fixed(out, "int", "uint32", offset, 4);
-        node.value = view.getUint32(offset + 1);
-        return node;
-      case 0xcf:
-        node = this.#fixed(out, "int", "uint64", offset, 8);
-        node.value = view.getBigUint64(offset + 1);
-        return node;
-      case 0xd0:
-        node = this.#fixed(out, "int", "int8", offset, 1);
-        node.value = view.getInt8(offset + 1);
-        return node;
-      case 0xd1:
-        node = this.#fixed(out, "int", "int16", offset, 2);
-        node.value = view.getInt16(offset + 1);
-        return node;
-      case 0xd2:
-        node = this.#fixed(out, "int", "int32", offset, 4);
-        node.value = view.getInt32(offset + 1);
-        return node;
-      case 0xd3:
-        node = this.#fixed(out, "int", "int64", offset, 8);
-        node.value = view.getBigInt64(offset + 1);
-        return node;
-      case 0xd4:
-      case 0xd5:
-      case 0xd6:
-      case 0xd7:
-      case 0xd8: {
-        const size = 1 << (token - 0xd4);
-        node = this.#node(out, "ext", `fixext${size}`, offset);
-        return this.#ext(node, size, depth);
-      }
-      case 0xd9:
-      case 0xda:
-      case 0xdb: {
-        node = this.#node(out, "str", `str${8 << (token - 0xd9)}`, offset);
-        return this.#str(node, this.#length(node, 1 << (token - 0xd9)));
-      }
-      case 0xdc:
-      case 0xdd: {
-        node = this.#node(out, "array", `array${token === 0xdc ? 16 : 32}`, offset);
-        return this.#array(node, this.#length(node, token === 0xdc ? 2 : 4), depth);
-      }
-      default: {
-        // 0xde, 0xdf
-        node = this.#node(out, "map", `map${token === 0xde ? 16 : 32}`, offset);
-        return this.#map(node, this.#length(node, token === 0xde ? 2 : 4), depth);
-      }
+        return this.#fixed(out, "c1", format, offset, 0);
     }
+    return this.#scalar(out, offset, token);
   }
 
-  #int(out: WireNode[], format: string, offset: number, value: number): WireNode {
-    const node = this.#node(out, "int", format, offset);
-    node.value = value;
-    node.end = offset + 1;
+  /** nil, a boolean, an integer or a float: the whole token is its header. */
+  #scalar(out: WireNode[], offset: number, token: number): WireNode {
+    const kind: WireKind = token === 0xc0
+      ? "nil"
+      : token === 0xc2 || token === 0xc3
+      ? "bool"
+      : token === 0xca || token === 0xcb
+      ? "float"
+      : "int";
+    const node = this.#fixed(out, kind, FORMAT_NAMES[token], offset, HEADER_SIZE[token] - 1);
+    const view = this.#view;
+    const at = offset + 1;
+    switch (token) {
+      case 0xc0:
+        node.value = null;
+        break;
+      case 0xc2:
+      case 0xc3:
+        node.value = token === 0xc3;
+        break;
+      case 0xca:
+        node.value = view.getFloat32(at);
+        break;
+      case 0xcb:
+        node.value = view.getFloat64(at);
+        break;
+      case 0xcc:
+        node.value = this.#b[at];
+        break;
+      case 0xcd:
+        node.value = view.getUint16(at);
+        break;
+      case 0xce:
+        node.value = view.getUint32(at);
+        break;
+      case 0xcf:
+        node.value = view.getBigUint64(at);
+        break;
+      case 0xd0:
+        node.value = view.getInt8(at);
+        break;
+      case 0xd1:
+        node.value = view.getInt16(at);
+        break;
+      case 0xd2:
+        node.value = view.getInt32(at);
+        break;
+      case 0xd3:
+        node.value = view.getBigInt64(at);
+        break;
+      default: // positive or negative fixint
+        node.value = token < 0x80 ? token : token - 0x100;
+    }
     return node;
   }
 
@@ -499,7 +505,7 @@ export class WireWalker {
   #recordOrInteger(out: WireNode[], offset: number, token: number, depth: number): WireNode {
     let slot = token & 0x3f;
     let type = this.#resolve(slot);
-    if (type === undefined) return this.#int(out, "fixint", offset, token);
+    if (type === undefined) return this.#scalar(out, offset, token);
     const node = this.#node(out, "record", "record", offset);
     if (type.twoByte) {
       node.headerEnd = offset + 2;
@@ -771,18 +777,11 @@ export class WireWalker {
       this.#truncated(node, offset + 1, `${label} at offset ${describeOffset(offset)}`);
     }
     const token = this.#b[offset];
-    let node: WireNode;
-    if (token >= 0xa0 && token < 0xc0) {
-      node = this.#node(out, "str", "fixstr", offset);
-      node.label = label;
-      this.#pos++;
-      return this.#str(node, token & 0x1f).value as string;
-    }
-    if (token < 0xd9 || token > 0xdb) this.#invalid("Expected string", offset);
-    node = this.#node(out, "str", `str${8 << (token - 0xd9)}`, offset);
+    if (TOKEN_KIND[token] !== STR) this.#invalid("Expected string", offset);
+    const node = this.#node(out, "str", FORMAT_NAMES[token], offset);
     node.label = label;
     this.#pos++;
-    return this.#str(node, this.#length(node, 1 << (token - 0xd9))).value as string;
+    return this.#str(node, this.#length(node)).value as string;
   }
 
   /** `c1` + a count while a bundle is active: the next characters of one of its strings. */

@@ -14,7 +14,7 @@ import { encodeBigIntPayload } from "../_format/bigint_ext.ts";
 import { concatBytes } from "../_core/bytes.ts";
 import { JsonInputError, JsonObject, type JsonValue } from "./json.ts";
 import { fromBase64, fromHex } from "./text.ts";
-import { TYPED_ARRAY_CODES } from "./wire.ts";
+import { FORMAT_NAMES, TYPED_ARRAY_CODES } from "./wire.ts";
 import { DECIMAL_MULTIPLIERS, type Float32Option } from "../_format/float32.ts";
 import type { Structure } from "../_core/options.ts";
 import { StructureEncoder } from "../_records/structures.ts";
@@ -305,24 +305,22 @@ export class TaggedWriter {
     const fits = (max: number) => {
       if (length > max) this.#fail(`Header ${format} cannot hold length ${length}`);
     };
+    const token = FORMAT_NAMES.indexOf(format); // for a fix format, its first byte with length 0
     switch (format) {
       case "fixstr":
         fits(0x1f);
-        t[p++] = 0xa0 | length;
+        t[p++] = token | length;
         break;
       case "fixarray":
-        fits(0xf);
-        t[p++] = 0x90 | length;
-        break;
       case "fixmap":
         fits(0xf);
-        t[p++] = 0x80 | length;
+        t[p++] = token | length;
         break;
       case "str8":
       case "bin8":
       case "ext8":
         fits(0xff);
-        t[p++] = format === "str8" ? 0xd9 : format === "bin8" ? 0xc4 : 0xc7;
+        t[p++] = token;
         t[p++] = length;
         break;
       case "str16":
@@ -331,7 +329,7 @@ export class TaggedWriter {
       case "array16":
       case "map16":
         fits(0xffff);
-        t[p++] = { str16: 0xda, bin16: 0xc5, ext16: 0xc8, array16: 0xdc, map16: 0xde }[format];
+        t[p++] = token;
         view.setUint16(p, length);
         p += 2;
         break;
@@ -341,7 +339,7 @@ export class TaggedWriter {
       case "array32":
       case "map32":
         fits(0xffffffff);
-        t[p++] = { str32: 0xdb, bin32: 0xc6, ext32: 0xc9, array32: 0xdd, map32: 0xdf }[format];
+        t[p++] = token;
         view.setUint32(p, length);
         p += 4;
         break;
@@ -349,7 +347,7 @@ export class TaggedWriter {
         const size = FIXEXT_SIZES[format];
         if (size === undefined) this.#fail(`Unknown header format ${JSON.stringify(format)}`);
         if (length !== size) this.#fail(`Header ${format} cannot hold ${length} bytes`);
-        t[p++] = 0xd4 + Math.log2(size);
+        t[p++] = token;
       }
     }
     this.#pos = p;

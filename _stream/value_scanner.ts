@@ -22,6 +22,15 @@
 import type { DecodeContext } from "../_decode/decoder.ts";
 import type { Extension } from "../_core/extensions.ts";
 import type { RecordTable } from "../_records/table.ts";
+import {
+  ARRAY,
+  fieldAt,
+  HEADER_SIZE,
+  lengthAt,
+  STR,
+  TOKEN_KIND,
+  uint32At,
+} from "../_format/tokens.ts";
 
 /** `scan` result: the value continues past the bytes given; see `needEnd`. */
 export const NEED_MORE = 0;
@@ -120,6 +129,7 @@ export class ValueScanner {
     const decoders = context.extensions.decoders();
     const counts = this.#counts;
     const kinds = this.#kinds;
+    const headerSize = HEADER_SIZE; // a local reads faster in the loop than the import
     const entry = this.#pos;
     let pos = entry;
     let depth = this.#depth;
@@ -141,30 +151,18 @@ export class ValueScanner {
       const top = depth - 1;
       if (kinds[top] === KEYS_EXPECTED) {
         // the keys of an inline definition: only an array header is followed
-        let count: number;
-        if (token >= 0x90 && token < 0xa0) {
-          count = token & 0x0f;
-          pos += 1;
-        } else if (token === 0xdc) {
-          if (pos + 3 > length) {
-            need = pos + 3;
-            result = NEED_MORE;
-            break;
-          }
-          count = (bytes[pos + 1] << 8) | bytes[pos + 2];
-          pos += 3;
-        } else if (token === 0xdd) {
-          if (pos + 5 > length) {
-            need = pos + 5;
-            result = NEED_MORE;
-            break;
-          }
-          count = readUint32(bytes, pos + 1);
-          pos += 5;
-        } else {
+        if (TOKEN_KIND[token] !== ARRAY) {
           result = UNCERTAIN;
           break;
         }
+        const header = HEADER_SIZE[token];
+        if (pos + header > length) {
+          need = pos + header;
+          result = NEED_MORE;
+          break;
+        }
+        const count = lengthAt(bytes, pos);
+        pos += header;
         kinds[top] = KEYS;
         counts[top] = count;
         this.#sizes[top] = count;
@@ -233,87 +231,63 @@ export class ValueScanner {
         let extensionStart = 0;
         let extensionLength = 0;
         switch (token) {
-          case 0xc0:
-          case 0xc2:
-          case 0xc3:
-            pos++;
-            counts[top]--;
-            break;
-          case 0xc1: // C1, or inside a bundle a bundled string: the count follows as a value
+          case 0xc1: // C1, or inside a bundle a bundled string: its length follows as a value
             pos++;
             if (this.#bundleAt < 0) counts[top]--;
             break;
-          case 0xc4: // bin8
-          case 0xd9: // str8
-            if (pos + 2 > length) {
-              need = pos + 2;
-              result = NEED_MORE;
-              break main;
-            }
-            pos += 2 + bytes[pos + 1];
-            counts[top]--;
-            break;
-          case 0xc5: // bin16
-          case 0xda: // str16
-            if (pos + 3 > length) {
-              need = pos + 3;
-              result = NEED_MORE;
-              break main;
-            }
-            pos += 3 + ((bytes[pos + 1] << 8) | bytes[pos + 2]);
-            counts[top]--;
-            break;
-          case 0xc6: // bin32
-          case 0xdb: // str32
-            if (pos + 5 > length) {
-              need = pos + 5;
-              result = NEED_MORE;
-              break main;
-            }
-            pos += 5 + readUint32(bytes, pos + 1);
-            counts[top]--;
-            break;
-          case 0xc7: // ext8
-          case 0xc8: // ext16
-          case 0xc9: { // ext32
-            const header = token === 0xc7 ? 3 : token === 0xc8 ? 4 : 6;
+          case 0xc4: // bin8, 16, 32
+          case 0xc5:
+          case 0xc6:
+          case 0xd9: // str8, 16, 32
+          case 0xda:
+          case 0xdb: {
+            const header = headerSize[token];
             if (pos + header > length) {
               need = pos + header;
               result = NEED_MORE;
               break main;
             }
-            const payload = token === 0xc7
-              ? bytes[pos + 1]
-              : token === 0xc8
-              ? (bytes[pos + 1] << 8) | bytes[pos + 2]
-              : readUint32(bytes, pos + 1);
-            extensionType = bytes[pos + header - 1];
-            extensionStart = pos + header;
-            extensionLength = payload;
+            // a str, bin, array or map header is its first byte and its length field
+            pos += header + fieldAt(bytes, pos + 1, header - 1);
+            counts[top]--;
             break;
           }
-          case 0xca: // float32
-          case 0xce: // uint32
-          case 0xd2: // int32
-            pos += 5;
-            counts[top]--;
+          case 0xc7: // ext8, 16, 32
+          case 0xc8:
+          case 0xc9:
+          case 0xd6: // fixext4, 8, 16
+          case 0xd7:
+          case 0xd8: {
+            const header = headerSize[token];
+            if (pos + header > length) {
+              need = pos + header;
+              result = NEED_MORE;
+              break main;
+            }
+            extensionType = bytes[pos + header - 1];
+            extensionStart = pos + header;
+            extensionLength = lengthAt(bytes, pos);
             break;
-          case 0xcb: // float64
-          case 0xcf: // uint64
-          case 0xd3: // int64
-            pos += 9;
+          }
+          case 0xdc: // array16, 32
+          case 0xdd:
+          case 0xde: // map16, 32
+          case 0xdf: {
+            const header = headerSize[token];
+            if (pos + header > length) {
+              need = pos + header;
+              result = NEED_MORE;
+              break main;
+            }
+            const count = fieldAt(bytes, pos + 1, header - 1) * (token >= 0xde ? 2 : 1);
+            pos += header;
             counts[top]--;
+            if (count > 0) {
+              counts[depth] = count;
+              kinds[depth++] = ELEMENTS;
+            }
             break;
-          case 0xcc: // uint8
-          case 0xd0: // int8
-            pos += 2;
-            counts[top]--;
-            break;
-          case 0xcd: // uint16
-          case 0xd1: // int16
-            pos += 3;
-            counts[top]--;
-            break;
+          }
           case 0xd4: { // fixext1: record definition, a custom tag, or a 1-byte payload
             if (pos + 3 > length) {
               need = pos + 3;
@@ -373,49 +347,9 @@ export class ValueScanner {
             extensionLength = 2;
             break;
           }
-          case 0xd6: // fixext4
-          case 0xd7: // fixext8
-          case 0xd8: { // fixext16
-            if (pos + 2 > length) {
-              need = pos + 2;
-              result = NEED_MORE;
-              break main;
-            }
-            extensionType = bytes[pos + 1];
-            extensionStart = pos + 2;
-            extensionLength = token === 0xd6 ? 4 : token === 0xd7 ? 8 : 16;
-            break;
-          }
-          case 0xdc: // array16
-          case 0xde: { // map16
-            if (pos + 3 > length) {
-              need = pos + 3;
-              result = NEED_MORE;
-              break main;
-            }
-            const count = ((bytes[pos + 1] << 8) | bytes[pos + 2]) * (token === 0xde ? 2 : 1);
-            pos += 3;
+          default: // nil, false, true, float32/64, (u)int8/16/32/64
+            pos += headerSize[token];
             counts[top]--;
-            if (count > 0) {
-              counts[depth] = count;
-              kinds[depth++] = ELEMENTS;
-            }
-            break;
-          }
-          default: { // 0xdd array32, 0xdf map32
-            if (pos + 5 > length) {
-              need = pos + 5;
-              result = NEED_MORE;
-              break main;
-            }
-            const count = readUint32(bytes, pos + 1) * (token === 0xdf ? 2 : 1);
-            pos += 5;
-            counts[top]--;
-            if (count > 0) {
-              counts[depth] = count;
-              kinds[depth++] = ELEMENTS;
-            }
-          }
         }
         if (extensionType >= 0) {
           const kind = this.#extension(
@@ -483,28 +417,13 @@ export class ValueScanner {
       while (this.#bundleStrings < 2) {
         if (pos >= length) return this.#needMore(pos, pos + 1);
         const token = bytes[pos];
-        let header: number;
-        let size: number;
-        if (token >= 0xa0 && token < 0xc0) {
-          header = 1;
-          size = token & 0x1f;
-        } else if (token === 0xd9) {
-          header = 2;
-          if (pos + header > length) return this.#needMore(pos, pos + header);
-          size = bytes[pos + 1];
-        } else if (token === 0xda) {
-          header = 3;
-          if (pos + header > length) return this.#needMore(pos, pos + header);
-          size = (bytes[pos + 1] << 8) | bytes[pos + 2];
-        } else if (token === 0xdb) {
-          header = 5;
-          if (pos + header > length) return this.#needMore(pos, pos + header);
-          size = readUint32(bytes, pos + 1);
-        } else {
+        if (TOKEN_KIND[token] !== STR) {
           this.#pos = pos;
           return INVALID;
         }
-        pos += header + size;
+        const header = HEADER_SIZE[token];
+        if (pos + header > length) return this.#needMore(pos, pos + header);
+        pos += header + lengthAt(bytes, pos);
         this.#bundleStrings++;
       }
     }
@@ -551,7 +470,7 @@ export class ValueScanner {
           this.needEnd = start + 4;
           return MORE;
         }
-        const stringsAt = start + readUint32(bytes, start);
+        const stringsAt = start + uint32At(bytes, start);
         if (stringsAt < start + length) return BAD;
         this.#bundleAt = stringsAt;
         return TAG;
@@ -588,8 +507,4 @@ export class ValueScanner {
     );
     return true;
   }
-}
-
-function readUint32(bytes: Uint8Array, at: number): number {
-  return bytes[at] * 0x1000000 + ((bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]);
 }

@@ -4,6 +4,16 @@
 import { valueCache } from "./string_cache.ts";
 import { decodeString, isAsciiIn, textDecoder, utf8Slice } from "./utf8.ts";
 import { MIN_SLICED } from "./latin1_window.ts";
+import {
+  ARRAY,
+  HEADER_SIZE,
+  INLINE_LENGTH,
+  LENGTH_FIELD,
+  lengthAt,
+  MAP,
+  NEVER_USED,
+  TOKEN_KIND,
+} from "../_format/tokens.ts";
 
 // Non-ASCII strings of a stretch of input decoded together (Bun and Deno).
 //
@@ -187,15 +197,12 @@ function openBatch(
     const token = bytes[p];
     let at: number; // the string's first byte
     let length: number;
-    if (token >= 0xa0 && token <= 0xbf) { // fixstr
+    if (token >= 0xa0 && token <= 0xbf) { // fixstr: its low five bits are the length
       at = p + 1;
       length = token & 0x1f;
-    } else if (token === 0xd9) { // str8
-      at = p + 2;
-      length = bytes[p + 1];
-    } else if (token === 0xda) { // str16
-      at = p + 3;
-      length = (bytes[p + 1] << 8) | bytes[p + 2];
+    } else if (token === 0xd9 || token === 0xda) { // str8, str16
+      at = p + HEADER_SIZE[token];
+      length = lengthAt(bytes, p);
     } else {
       const size = tokenSize(bytes, p);
       if (!(size > 0)) break; // a stop, or NaN: a length byte lies past the input
@@ -269,49 +276,16 @@ function cutText(decoded: string, found: number): boolean {
 function tokenSize(bytes: Uint8Array, p: number): number {
   const token = bytes[p];
   const size = FIXED_TOKEN_SIZES[token];
-  if (size !== 0) return size;
-  switch (token) {
-    case 0xc4: // bin8: length byte, payload
-      return 2 + bytes[p + 1];
-    case 0xc5: // bin16
-      return 3 + ((bytes[p + 1] << 8) | bytes[p + 2]);
-    case 0xc7: // ext8: length byte, type, payload
-      return 3 + bytes[p + 1];
-    case 0xc8: // ext16
-      return 4 + ((bytes[p + 1] << 8) | bytes[p + 2]);
-  }
-  return 0; // c1, bin32, ext32, str32
+  if (size !== 0 || LENGTH_FIELD[token] === 4 || TOKEN_KIND[token] === NEVER_USED) return size;
+  return HEADER_SIZE[token] + lengthAt(bytes, p); // bin8/16, ext8/16
 }
 
 /** Size of each token whose size the token alone gives (header and data); 0 for the others. */
-const FIXED_TOKEN_SIZES: Uint8Array = (() => {
-  const sizes = new Uint8Array(256);
-  sizes.fill(1, 0x00, 0xa0); // fixint, record ids, fixmap and fixarray headers
-  sizes.fill(1, 0xe0, 0x100); // negative fixint
-  const fixed: [number, number][] = [
-    [0xc0, 1], // nil
-    [0xc2, 1], // false
-    [0xc3, 1], // true
-    [0xca, 5], // float32
-    [0xcb, 9], // float64
-    [0xcc, 2], // uint8
-    [0xcd, 3], // uint16
-    [0xce, 5], // uint32
-    [0xcf, 9], // uint64
-    [0xd0, 2], // int8
-    [0xd1, 3], // int16
-    [0xd2, 5], // int32
-    [0xd3, 9], // int64
-    [0xd4, 3], // fixext1 (also `d4 72 ID`, a record definition)
-    [0xd5, 4], // fixext2
-    [0xd6, 6], // fixext4
-    [0xd7, 10], // fixext8
-    [0xd8, 18], // fixext16
-    [0xdc, 3], // array16 header
-    [0xdd, 5], // array32 header
-    [0xde, 3], // map16 header
-    [0xdf, 5], // map32 header
-  ];
-  for (const [token, size] of fixed) sizes[token] = size;
-  return sizes;
-})();
+const FIXED_TOKEN_SIZES: Uint8Array = new Uint8Array(256);
+for (let token = 0; token < 256; token++) {
+  const kind = TOKEN_KIND[token];
+  if (kind === ARRAY || kind === MAP) FIXED_TOKEN_SIZES[token] = HEADER_SIZE[token];
+  else if (LENGTH_FIELD[token] === 0 && kind !== NEVER_USED) {
+    FIXED_TOKEN_SIZES[token] = HEADER_SIZE[token] + INLINE_LENGTH[token];
+  }
+}
