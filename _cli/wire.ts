@@ -19,7 +19,8 @@ import { decodeBigIntPayload } from "../_format/bigint_ext.ts";
 import { decodeWtf8 } from "./text.ts";
 import { DecodeError, IncompleteDataError } from "../_core/errors.ts";
 import type { Structure } from "../_core/options.ts";
-import { encodeUtf8Manually } from "../_strings/utf8.ts";
+import { decodeString, decodeStringStrict, encodeUtf8Manually } from "../_strings/utf8.ts";
+import { decodeTypedArray, typedArrayPayloadProblem } from "../_format/typed_array_ext.ts";
 import {
   ARRAY,
   BIN,
@@ -152,22 +153,15 @@ export function describeOffset(offset: number): string {
   return `${offset} (0x${offset.toString(16)})`;
 }
 
-/** Names of the typed arrays of the "t" extension by code byte (§4.2), with element sizes. */
-export const TYPED_ARRAY_CODES: ReadonlyMap<number, readonly [string, number]> = new Map([
-  [0, ["Int8Array", 1]],
-  [1, ["Uint8Array", 1]],
-  [2, ["Uint8ClampedArray", 1]],
-  [3, ["Int16Array", 2]],
-  [4, ["Uint16Array", 2]],
-  [5, ["Int32Array", 4]],
-  [6, ["Uint32Array", 4]],
-  [7, ["Float32Array", 4]],
-  [8, ["Float64Array", 8]],
-  [9, ["BigInt64Array", 8]],
-  [10, ["BigUint64Array", 8]],
-  [16, ["ArrayBuffer", 1]],
-  [17, ["DataView", 1]],
-]);
+/**
+ * Names of the typed arrays of the "t" extension by code byte, in code order: the types the
+ * library's decoder makes for them.
+ */
+export const TYPED_ARRAY_NAMES: ReadonlyMap<number, string> = new Map(
+  Array.from({ length: 256 }, (_, code) => code)
+    .filter((code) => typedArrayPayloadProblem(code, 0) === null)
+    .map((code) => [code, decodeTypedArray(new Uint8Array([code]), 0, 1).constructor.name]),
+);
 
 /** The name of each first byte's format, as `inspect` shows it and the `"header"` of a tag. */
 export const FORMAT_NAMES: readonly string[] = (() => {
@@ -191,9 +185,6 @@ export const FORMAT_NAMES: readonly string[] = (() => {
   for (let i = 0; i < named.length; i++) names[0xc0 + i] = named[i];
   return names;
 })();
-
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-const lossyUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * Walks a whole input: one MessagePack value or a sequence. `readAll` fills `roots` with the
@@ -427,23 +418,21 @@ export class WireWalker {
   }
 
   #decodeString(start: number, end: number, node: WireNode): string {
+    const strict = decodeStringStrict(this.#b, start, end);
+    if (strict !== null) return strict;
+    // a lone surrogate in a string under 64 units: msgpackr's 3-byte form
     const bytes = this.#b.subarray(start, end);
-    try {
-      return strictUtf8.decode(bytes);
-    } catch {
-      // a lone surrogate in a string under 64 units: msgpackr's 3-byte form
-      const text = bytes.length < 0xc0 ? decodeWtf8(bytes) : null;
-      if (text !== null && text.length < 0x40) {
-        const check = new Uint8Array(text.length * 3);
-        const length = encodeUtf8Manually(check, new DataView(check.buffer), 0, text);
-        if (length === bytes.length && check.subarray(0, length).every((b, i) => b === bytes[i])) {
-          node.encoding = "wtf8";
-          return text;
-        }
+    const text = bytes.length < 0xc0 ? decodeWtf8(bytes) : null;
+    if (text !== null && text.length < 0x40) {
+      const check = new Uint8Array(text.length * 3);
+      const length = encodeUtf8Manually(check, new DataView(check.buffer), 0, text);
+      if (length === bytes.length && check.subarray(0, length).every((b, i) => b === bytes[i])) {
+        node.encoding = "wtf8";
+        return text;
       }
-      node.encoding = "invalid";
-      return lossyUtf8.decode(bytes);
     }
+    node.encoding = "invalid";
+    return decodeString(this.#b, start, end);
   }
 
   #array(node: WireNode, count: number, depth: number): WireNode {
@@ -625,7 +614,7 @@ export class WireWalker {
         node.value = decodeBigIntPayload(b, start, count);
         return node;
       case "typed":
-        node.value = TYPED_ARRAY_CODES.get(b[start])![0];
+        node.value = TYPED_ARRAY_NAMES.get(b[start])!;
         return node;
       case "bundle":
         return this.#openBundle(node, depth);
@@ -685,10 +674,13 @@ export class WireWalker {
         kind = "regexp";
         break;
       case 0x74: {
-        const typed = node.payloadStart < this.#end && count > 0
-          ? TYPED_ARRAY_CODES.get(this.#b[node.payloadStart])
-          : undefined;
-        if (typed !== undefined && (count - 1) % typed[1] === 0) kind = "typed";
+        const start = node.payloadStart;
+        if (
+          start < this.#end && count > 0 &&
+          typedArrayPayloadProblem(this.#b[start], count - 1) === null
+        ) {
+          kind = "typed";
+        }
         break;
       }
     }
