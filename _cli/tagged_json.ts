@@ -190,7 +190,7 @@ export class TaggedConverter {
     if (node.format === "float64") {
       candidates.push(value);
     } else if (float32 > 2) {
-      // the decoder's rounding to decimal digits
+      // the decoder's rounding to decimal digits (docs/wire-format.md, "Float32 modes")
       candidates.push(roundFloat32(value), shortestFloat32(value));
     } else if (float32 === 1) {
       candidates.push(shortestFloat32(value));
@@ -307,7 +307,10 @@ export class TaggedConverter {
   }
 }
 
-/** A map key as a property name, as the decoder makes one with `mapsAsObjects` (§6.4). */
+/**
+ * A map key as a property name, as the decoder makes one with `mapsAsObjects`
+ * (docs/wire-format.md, "Maps and keys").
+ */
 function propertyName(key: WireNode): string {
   const name = keyName(key);
   if (name !== null) return name;

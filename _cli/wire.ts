@@ -1,19 +1,20 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-// The command line tool's reader: walks MessagePack bytes (msgpackr's dialect, WIRE-FORMAT) and
-// builds a tree of items that remembers how each one was written — offsets, header format,
-// record ids, extension types — which is what `inspect` prints and what `decode` needs to emit
-// JSON that re-encodes to the same bytes. Each item joins its parent as soon as its first byte
-// is read, so when the input breaks, the tree holds everything up to the break and the error
-// names the exact offset.
+// The command line tool's reader: walks MessagePack bytes (msgpackr's dialect) and builds a tree
+// of items that remembers how each one was written — offsets, header format, record ids,
+// extension types — which is what `inspect` prints and what `decode` needs to emit JSON that
+// re-encodes to the same bytes. Each item joins its parent as soon as its first byte is read, so
+// when the input breaks, the tree holds everything up to the break and the error names the exact
+// offset. Header sizes and lengths come from `_format/tokens.ts`.
 //
-// Records follow the library decoder (§1.2–1.7): slot = id & 0x3f, definitions `d4 72 ID` and
-// `d5 72 LO HI`, two-byte ids for shared slots 32..63 when more than 32 structures are shared,
-// definitions that persist from one top-level value to the next (as `unpackMultiple` does), and
-// an id byte without a structure read as an integer. Bundles (§3.2), structured clone ids (§4.1)
-// and the tag extensions Set/Error/RegExp (§4.2), which are followed by a value, are understood;
-// any other extension is just its payload.
+// Records follow the library decoder (docs/wire-format.md, "Records"): slot = id & 0x3f,
+// definitions `d4 72 ID` and `d5 72 LO HI`, two-byte ids for shared slots 32..63 when more than
+// 32 structures are shared, definitions that persist from one top-level value to the next (as
+// `unpackMultiple` does), and an id byte without a structure read as an integer. Bundles
+// (docs/wire-format.md, "Bundled strings"), structured clone ids ("References and cycles") and
+// the tag extensions Set/Error/RegExp ("moreTypes codes"), which are followed by a value, are
+// understood; any other extension is just its payload.
 
 import { decodeBigIntPayload } from "../_format/bigint_ext.ts";
 import { decodeWtf8 } from "./text.ts";
@@ -417,10 +418,14 @@ export class WireWalker {
     return node;
   }
 
+  /**
+   * A string's text, and in `node.encoding` how it was written: UTF-8; else lone surrogates in
+   * the 3-byte form msgpackr writes under 64 units (docs/wire-format.md, "Strings"); else bad
+   * bytes, replaced as the library decoder replaces them.
+   */
   #decodeString(start: number, end: number, node: WireNode): string {
     const strict = decodeStringStrict(this.#b, start, end);
     if (strict !== null) return strict;
-    // a lone surrogate in a string under 64 units: msgpackr's 3-byte form
     const bytes = this.#b.subarray(start, end);
     const text = bytes.length < 0xc0 ? decodeWtf8(bytes) : null;
     if (text !== null && text.length < 0x40) {
@@ -476,7 +481,10 @@ export class WireWalker {
 
   // ---- records ---------------------------------------------------------------------------------
 
-  /** A slot without a known structure: a shared structure, or a two-byte dispatcher (§1.4). */
+  /**
+   * A slot without a known structure: a shared structure, or a two-byte dispatcher
+   * (docs/wire-format.md, "Two-byte ids").
+   */
   #resolve(slot: number): Slot | undefined {
     const known = this.#slots[slot];
     if (known !== undefined) return known;
@@ -533,7 +541,8 @@ export class WireWalker {
       }
       const dispatch = 32 + (low & 0x1f);
       if (high !== 0 && this.#resolve(dispatch) === undefined) {
-        // references to the higher slot go through this one (the library's fix of §1.4)
+        // references to the higher slot go through this one, as in the library's decoder
+        // (docs/wire-format.md, "Where we differ from msgpackr")
         this.#slots[dispatch] = { keys: null, twoByte: true, shared: false };
       }
       slot = dispatch + (high << 5);
@@ -564,7 +573,7 @@ export class WireWalker {
     return this.#fields(node, depth);
   }
 
-  /** A record key as a property name (§6.4). */
+  /** A record key as a property name (docs/wire-format.md, "Maps and keys"). */
   #propertyName(key: WireNode): string {
     const name = keyName(key);
     if (name === null) this.#invalid(`Invalid property type for record: ${key.kind}`, key.offset);
@@ -722,7 +731,10 @@ export class WireWalker {
 
   // ---- string bundles --------------------------------------------------------------------------
 
-  /** A "b" extension (§3.2): read its two strings, then the value that follows it. */
+  /**
+   * A "b" extension (docs/wire-format.md, "Bundled strings"): its two strings, then the value
+   * that follows it.
+   */
   #openBundle(node: WireNode, depth: number): WireNode {
     const start = node.payloadStart;
     const after = this.#pos;

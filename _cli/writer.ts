@@ -3,12 +3,12 @@
 
 // The command line tool's encoder: writes tagged JSON (see `_cli/tagged_json.ts`) as MessagePack.
 // Untagged values get exactly the bytes `Packr.pack` writes for the same JavaScript values
-// (WIRE-FORMAT §0.1): minimal integers (0x40..0x7f as `cc` when records are on), float64 or
-// float32 per `useFloat32`, strings with msgpackr's UTF-8 choices, arrays with minimal headers,
-// objects as map16 or as records — ids decided by the library's own `StructureEncoder`, so they
-// are the ids a Packr with the same options picks — and optional string bundles (§3.1). Tags
-// add what JSON cannot say and, when a tag names a wire format (`uint16`, `"header": "str8"`),
-// that exact format, so that decoded bytes encode back to themselves.
+// (docs/wire-format.md, "What the encoder writes"): numbers, strings, bigints and dates are packed
+// by a library `Packr` with the same options; arrays get minimal headers; objects become map16 or
+// records, with ids decided by the library's own `StructureEncoder`, so they are the ids a Packr
+// with the same options picks; strings may be bundled (docs/wire-format.md, "Bundled strings").
+// Tags add what JSON cannot say and, when a tag names a wire format (`uint16`,
+// `"header": "str8"`), that exact format, so that decoded bytes encode back to themselves.
 
 import { concatBytes } from "../_core/bytes.ts";
 import { JsonInputError, JsonObject, type JsonValue } from "./json.ts";
@@ -152,7 +152,10 @@ export function extFormat(length: number): string {
   return length < 0x100 ? "ext8" : length < 0x10000 ? "ext16" : "ext32";
 }
 
-/** The smallest timestamp form that holds `seconds` and `nanoseconds`. */
+/**
+ * The smallest timestamp form that holds `seconds` and `nanoseconds` (docs/wire-format.md,
+ * "Timestamps").
+ */
 export function timestampFormat(seconds: bigint, nanoseconds: number): string {
   return nanoseconds === 0 && seconds >= 0n && seconds < 0x100000000n
     ? "fixext4"
@@ -440,8 +443,13 @@ export class TaggedWriter {
     }
   }
 
-  // ---- string bundles (§3.1) -------------------------------------------------------------------
+  // ---- string bundles --------------------------------------------------------------------------
 
+  /**
+   * A bundled string (docs/wire-format.md, "Bundled strings"): `c1` and its length, negative for
+   * non-ASCII text; its text goes to the open bundle, and a new bundle opens when that one would
+   * pass MAX_BUNDLE_SIZE units.
+   */
   #bundledString(value: string): void {
     const open = this.#bundle!;
     const length = value.length;

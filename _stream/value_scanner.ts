@@ -3,19 +3,24 @@
 
 // Finds where one top-level value ends without building it, so a stream can wait for a value that
 // arrives in many chunks and decode it once, in time linear in its size. The scanner walks the
-// headers of msgpackr's dialect with an explicit stack of remaining element counts and can stop
-// at any byte and resume there when more bytes have arrived.
+// headers of msgpackr's dialect with an explicit stack of remaining element counts, and can stop
+// at any byte and resume there when more bytes have arrived. Header sizes and lengths come from
+// `_format/tokens.ts`.
 //
-// What a header says about the bytes that follow (WIRE-FORMAT §0, §1, §3, §4, §7.1):
-// - arrays push n elements, maps 2n, str/bin/ext skip their payload, scalars have fixed sizes;
+// What a header says about the bytes that follow:
+// - arrays push n elements, maps 2n, str/bin/ext skip their payload, scalars have fixed sizes
+//   (docs/wire-format.md, "Standard types");
 // - 0x40..0x7f: a record id (then as many values as its structure has fields; two bytes in
-//   two-byte mode) or a fixint when no structure is known for the slot;
+//   two-byte mode) or a fixint when no structure is known for the slot (docs/wire-format.md,
+//   "Records");
 // - `d4 72 ID` / `d5 72 LO HI`: an inline definition, then a keys array, then one value per key;
-// - tags whose value follows the ext: custom extensions with `read` (fixext1 form only), Set
-//   (0x73), Error (0x65), RegExp (0x78), structured-clone id (0x69), the string bundle (0x62),
-//   and `c1` inside a bundle (the count follows as a value);
+// - tags whose value follows the ext: custom extensions with `read` (fixext1 form only:
+//   docs/wire-format.md, "Custom extensions"), Set (0x73), Error (0x65), RegExp (0x78),
+//   structured-clone id (0x69), the string bundle (0x62), and `c1` inside a bundle (the length
+//   follows as a value);
 // - after a top-level value that opened a bundle, the value ends after the last bundle's two
-//   strings, found at the bundle's payload start + its 4-byte offset field.
+//   strings, found at the bundle's payload start + its 4-byte offset field (docs/wire-format.md,
+//   "Bundled strings").
 // The decoder stays the authority: the scanner only says "complete", "need more" or "cannot
 // follow" (bad bytes, or a header it cannot size), and the caller then lets the decoder judge.
 
@@ -47,7 +52,7 @@ export type ScanResult = typeof NEED_MORE | typeof COMPLETE | typeof INVALID | t
 interface SlotShape {
   /** Field values per record. */
   readonly size: number;
-  /** The id's first byte is followed by a high byte (§1.4). */
+  /** The id's first byte is followed by a high byte (docs/wire-format.md, "Two-byte ids"). */
   readonly twoByte: boolean;
   /** `null` for a slot that only dispatches two-byte ids. */
   readonly keys: readonly unknown[] | null;
@@ -205,7 +210,9 @@ export class ValueScanner {
           counts[depth] = fields;
           kinds[depth++] = ELEMENTS;
         }
-      } else if (token < 0x90) { // fixmap
+      } else if (token < 0x90) {
+        // fixmap (like fixarray and fixstr below, its length is in the low bits: a mask costs less
+        // here than a table load)
         pos++;
         counts[top]--;
         if (token > 0x80) {
@@ -489,8 +496,9 @@ export class ValueScanner {
   }
 
   /**
-   * An unknown slot makes the decoder try `getStructures` once per value (§1.7); the scanner does
-   * the same, so both see the same table. Returns whether structures were loaded.
+   * An unknown slot makes the decoder try `getStructures` once per value (docs/wire-format.md,
+   * "The decoder's structure table"); the scanner does the same, so both see the same table.
+   * Returns whether structures were loaded.
    */
   #loadShared(records: RecordTable): boolean {
     if (records.getStructures === null || this.#triedLoading) return false;

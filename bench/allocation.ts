@@ -9,7 +9,7 @@
  *   bun bench/allocation.ts [...]
  *
  * `pack()` returns its bytes in an `ArrayBuffer` of their own (safe to keep, transfer or hand to a
- * worker: USER-ASKS 18), so each call makes one: `slice` of the arena, the cheapest way measured.
+ * worker), so each call makes one: `slice` of the arena, the cheapest way measured.
  * msgpackr returns a view (`subarray`) of a buffer it keeps and writes on after the last result:
  * it makes a new 8 KiB buffer when less than 2 KiB of the last one is left (every 36 small RPC
  * messages). For three result sizes (the small RPC message, the service response and the 1,000 log
