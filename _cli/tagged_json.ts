@@ -20,9 +20,9 @@ import { encodeBigIntPayload } from "../_format/bigint_ext.ts";
 import { JsonObject, type JsonValue } from "./json.ts";
 import { toBase64, toHex } from "./text.ts";
 import { describeOffset, keyName, type TimestampValue, type WireNode } from "./wire.ts";
-import { minimalFormat, numberBytes, TAG } from "./writer.ts";
+import { extFormat, minimalFormat, numberBytes, TAG, timestampFormat } from "./writer.ts";
 import { DecodeError } from "../_core/errors.ts";
-import { DECIMAL_MULTIPLIERS, type Float32Option } from "../_format/float32.ts";
+import { type Float32Option, roundFloat32 } from "../_format/float32.ts";
 import { writeTimestamp } from "../_format/timestamp.ts";
 
 /** Settings of the conversion (the decoding options of the tool). */
@@ -120,8 +120,7 @@ export class TaggedConverter {
           ["type", node.value as string],
           ["base64", toBase64(this.#payload(node).subarray(1))],
         );
-        const natural = node.count < 0x100 ? "ext8" : node.count < 0x10000 ? "ext16" : "ext32";
-        if (node.format !== natural) typed.add("header", node.format);
+        if (node.format !== extFormat(node.count)) typed.add("header", node.format);
         return typed;
       }
       case "set":
@@ -191,12 +190,8 @@ export class TaggedConverter {
     if (node.format === "float64") {
       candidates.push(value);
     } else if (float32 > 2) {
-      // the decoder's rounding to decimal digits (exponent from the stored bytes)
-      const multiplier = DECIMAL_MULTIPLIERS[((raw[1] & 0x7f) << 1) | (raw[2] >> 7)];
-      candidates.push(
-        ((multiplier * value + (value > 0 ? 0.5 : -0.5)) >> 0) / multiplier,
-        shortestFloat32(value),
-      );
+      // the decoder's rounding to decimal digits (docs/wire-format.md, "Float32 modes")
+      candidates.push(roundFloat32(value), shortestFloat32(value));
     } else if (float32 === 1) {
       candidates.push(shortestFloat32(value));
     }
@@ -293,12 +288,7 @@ export class TaggedConverter {
       return this.#ext(node);
     }
     const tagged = tag("timestamp", ["seconds", String(seconds)], ["nanoseconds", nanoseconds]);
-    const natural = nanoseconds === 0 && seconds >= 0n && seconds < 0x100000000n
-      ? "fixext4"
-      : seconds >= 0n && seconds < 0x400000000n && nanoseconds < 0x40000000
-      ? "fixext8"
-      : "ext8";
-    if (node.format !== natural) tagged.add("header", node.format);
+    if (node.format !== timestampFormat(seconds, nanoseconds)) tagged.add("header", node.format);
     return tagged;
   }
 
@@ -317,7 +307,10 @@ export class TaggedConverter {
   }
 }
 
-/** A map key as a property name, as the decoder makes one with `mapsAsObjects` (§6.4). */
+/**
+ * A map key as a property name, as the decoder makes one with `mapsAsObjects`
+ * (docs/wire-format.md, "Maps and keys").
+ */
 function propertyName(key: WireNode): string {
   const name = keyName(key);
   if (name !== null) return name;

@@ -1,25 +1,40 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-// The command line tool's reader: walks MessagePack bytes (msgpackr's dialect, WIRE-FORMAT) and
-// builds a tree of items that remembers how each one was written — offsets, header format,
-// record ids, extension types — which is what `inspect` prints and what `decode` needs to emit
-// JSON that re-encodes to the same bytes. Each item joins its parent as soon as its first byte
-// is read, so when the input breaks, the tree holds everything up to the break and the error
-// names the exact offset.
+// The command line tool's reader: walks MessagePack bytes (msgpackr's dialect) and builds a tree
+// of items that remembers how each one was written — offsets, header format, record ids,
+// extension types — which is what `inspect` prints and what `decode` needs to emit JSON that
+// re-encodes to the same bytes. Each item joins its parent as soon as its first byte is read, so
+// when the input breaks, the tree holds everything up to the break and the error names the exact
+// offset. Header sizes and lengths come from `_format/tokens.ts`.
 //
-// Records follow the library decoder (§1.2–1.7): slot = id & 0x3f, definitions `d4 72 ID` and
-// `d5 72 LO HI`, two-byte ids for shared slots 32..63 when more than 32 structures are shared,
-// definitions that persist from one top-level value to the next (as `unpackMultiple` does), and
-// an id byte without a structure read as an integer. Bundles (§3.2), structured clone ids (§4.1)
-// and the tag extensions Set/Error/RegExp (§4.2), which are followed by a value, are understood;
-// any other extension is just its payload.
+// Records follow the library decoder (docs/wire-format.md, "Records"): slot = id & 0x3f,
+// definitions `d4 72 ID` and `d5 72 LO HI`, two-byte ids for shared slots 32..63 when more than
+// 32 structures are shared, definitions that persist from one top-level value to the next (as
+// `unpackMultiple` does), and an id byte without a structure read as an integer. Bundles
+// (docs/wire-format.md, "Bundled strings"), structured clone ids ("References and cycles") and
+// the tag extensions Set/Error/RegExp ("moreTypes codes"), which are followed by a value, are
+// understood; any other extension is just its payload.
 
 import { decodeBigIntPayload } from "../_format/bigint_ext.ts";
 import { decodeWtf8 } from "./text.ts";
 import { DecodeError, IncompleteDataError } from "../_core/errors.ts";
 import type { Structure } from "../_core/options.ts";
-import { encodeUtf8Manually } from "../_strings/utf8.ts";
+import { decodeString, decodeStringStrict, encodeUtf8Manually } from "../_strings/utf8.ts";
+import { decodeTypedArray, typedArrayPayloadProblem } from "../_format/typed_array_ext.ts";
+import {
+  ARRAY,
+  BIN,
+  EXT,
+  HEADER_SIZE,
+  INLINE_LENGTH,
+  LENGTH_FIELD,
+  lengthAt,
+  MAP,
+  NEVER_USED,
+  STR,
+  TOKEN_KIND,
+} from "../_format/tokens.ts";
 
 /** What an item is. */
 export type WireKind =
@@ -139,25 +154,38 @@ export function describeOffset(offset: number): string {
   return `${offset} (0x${offset.toString(16)})`;
 }
 
-/** Names of the typed arrays of the "t" extension by code byte (§4.2), with element sizes. */
-export const TYPED_ARRAY_CODES: ReadonlyMap<number, readonly [string, number]> = new Map([
-  [0, ["Int8Array", 1]],
-  [1, ["Uint8Array", 1]],
-  [2, ["Uint8ClampedArray", 1]],
-  [3, ["Int16Array", 2]],
-  [4, ["Uint16Array", 2]],
-  [5, ["Int32Array", 4]],
-  [6, ["Uint32Array", 4]],
-  [7, ["Float32Array", 4]],
-  [8, ["Float64Array", 8]],
-  [9, ["BigInt64Array", 8]],
-  [10, ["BigUint64Array", 8]],
-  [16, ["ArrayBuffer", 1]],
-  [17, ["DataView", 1]],
-]);
+/**
+ * Names of the typed arrays of the "t" extension by code byte, in code order: the types the
+ * library's decoder makes for them.
+ */
+export const TYPED_ARRAY_NAMES: ReadonlyMap<number, string> = new Map(
+  Array.from({ length: 256 }, (_, code) => code)
+    .filter((code) => typedArrayPayloadProblem(code, 0) === null)
+    .map((code) => [code, decodeTypedArray(new Uint8Array([code]), 0, 1).constructor.name]),
+);
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-const lossyUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+/** The name of each first byte's format, as `inspect` shows it and the `"header"` of a tag. */
+export const FORMAT_NAMES: readonly string[] = (() => {
+  const names = new Array<string>(256);
+  names.fill("fixint", 0x00, 0x80);
+  names.fill("fixmap", 0x80, 0x90);
+  names.fill("fixarray", 0x90, 0xa0);
+  names.fill("fixstr", 0xa0, 0xc0);
+  names.fill("negative fixint", 0xe0, 0x100);
+  // deno-fmt-ignore
+  const named = [
+    "nil", "never used (0xc1)", "false", "true", // 0xc0
+    "bin8", "bin16", "bin32", "ext8", // 0xc4
+    "ext16", "ext32", "float32", "float64", // 0xc8
+    "uint8", "uint16", "uint32", "uint64", // 0xcc
+    "int8", "int16", "int32", "int64", // 0xd0
+    "fixext1", "fixext2", "fixext4", "fixext8", // 0xd4
+    "fixext16", "str8", "str16", "str32", // 0xd8
+    "array16", "array32", "map16", "map32", // 0xdc
+  ];
+  for (let i = 0; i < named.length; i++) names[0xc0 + i] = named[i];
+  return names;
+})();
 
 /**
  * Walks a whole input: one MessagePack value or a sequence. `readAll` fills `roots` with the
@@ -260,7 +288,7 @@ export class WireWalker {
     return node;
   }
 
-  /** A scalar of `size` bytes after the first. */
+  /** A token whose first byte gives its size: `size` more bytes after the first. */
   #fixed(out: WireNode[], kind: WireKind, format: string, offset: number, size: number) {
     const node = this.#node(out, kind, format, offset);
     node.headerEnd = offset + 1 + size;
@@ -269,133 +297,103 @@ export class WireWalker {
     return node;
   }
 
-  /** A length field of 1, 2 or 4 bytes after the first byte of `node`. */
-  #length(node: WireNode, size: number): number {
-    const at = node.offset + 1;
-    node.headerEnd = at + size;
-    if (at + size > this.#end) this.#truncated(node, at + size);
+  /**
+   * The length of `node`'s token: from its first byte, or from the 1, 2 or 4 bytes after it,
+   * which the position then moves past.
+   */
+  #length(node: WireNode): number {
     const b = this.#b;
-    this.#pos = at + size;
-    if (size === 1) return b[at];
-    if (size === 2) return (b[at] << 8) | b[at + 1];
-    return this.#view.getUint32(at);
+    const field = LENGTH_FIELD[b[node.offset]];
+    if (field === 0) return INLINE_LENGTH[b[node.offset]];
+    const at = node.offset + 1;
+    node.headerEnd = at + field;
+    if (at + field > this.#end) this.#truncated(node, at + field);
+    this.#pos = at + field;
+    return lengthAt(b, node.offset);
   }
 
   #read(out: WireNode[], depth: number): WireNode {
-    const b = this.#b;
     const offset = this.#pos;
-    const token = b[this.#pos++];
-    if (token < 0x80) {
-      if (token < 0x40) return this.#int(out, "fixint", offset, token);
-      return this.#recordOrInteger(out, offset, token, depth);
-    }
-    if (token < 0x90) {
-      return this.#map(this.#node(out, "map", "fixmap", offset), token & 0xf, depth);
-    }
-    if (token < 0xa0) {
-      return this.#array(this.#node(out, "array", "fixarray", offset), token & 0xf, depth);
-    }
-    if (token < 0xc0) return this.#str(this.#node(out, "str", "fixstr", offset), token & 0x1f);
-    if (token >= 0xe0) return this.#int(out, "negative fixint", offset, token - 0x100);
-    const view = this.#view;
+    const token = this.#b[this.#pos++];
+    if (token >= 0x40 && token < 0x80) return this.#recordOrInteger(out, offset, token, depth);
+    const format = FORMAT_NAMES[token];
     let node: WireNode;
-    switch (token) {
-      case 0xc0:
-        node = this.#fixed(out, "nil", "nil", offset, 0);
-        node.value = null;
-        return node;
-      case 0xc1:
+    switch (TOKEN_KIND[token]) {
+      case STR:
+        node = this.#node(out, "str", format, offset);
+        return this.#str(node, this.#length(node));
+      case BIN:
+        node = this.#node(out, "bin", format, offset);
+        return this.#payload(node, this.#length(node));
+      case ARRAY:
+        node = this.#node(out, "array", format, offset);
+        return this.#array(node, this.#length(node), depth);
+      case MAP:
+        node = this.#node(out, "map", format, offset);
+        return this.#map(node, this.#length(node), depth);
+      case EXT:
+        node = this.#node(out, "ext", format, offset);
+        return this.#ext(node, this.#length(node), depth);
+      case NEVER_USED:
         if (this.#bundle !== null) return this.#bundled(out, offset, depth);
-        return this.#fixed(out, "c1", "never used (0xc1)", offset, 0);
-      case 0xc2:
-      case 0xc3:
-        node = this.#fixed(out, "bool", token === 0xc3 ? "true" : "false", offset, 0);
-        node.value = token === 0xc3;
-        return node;
-      case 0xc4:
-      case 0xc5:
-      case 0xc6: {
-        node = this.#node(out, "bin", `bin${8 << (token - 0xc4)}`, offset);
-        return this.#payload(node, this.#length(node, 1 << (token - 0xc4)));
-      }
-      case 0xc7:
-      case 0xc8:
-      case 0xc9: {
-        node = this.#node(out, "ext", `ext${8 << (token - 0xc7)}`, offset);
-        return this.#ext(node, this.#length(node, 1 << (token - 0xc7)), depth);
-      }
-      case 0xca:
-        node = this.#fixed(out, "float", "float32", offset, 4);
-        node.value = view.getFloat32(offset + 1);
-        return node;
-      case 0xcb:
-        node = this.#fixed(out, "float", "float64", offset, 8);
-        node.value = view.getFloat64(offset + 1);
-        return node;
-      case 0xcc:
-        node = this.#fixed(out, "int", "uint8", offset, 1);
-        node.value = b[offset + 1];
-        return node;
-      case 0xcd:
-        node = this.#fixed(out, "int", "uint16", offset, 2);
-        node.value = view.getUint16(offset + 1);
-        return node;
-      case 0xce:
-        node = this.#fixed(out, "int", "uint32", offset, 4);
-        node.value = view.getUint32(offset + 1);
-        return node;
-      case 0xcf:
-        node = this.#fixed(out, "int", "uint64", offset, 8);
-        node.value = view.getBigUint64(offset + 1);
-        return node;
-      case 0xd0:
-        node = this.#fixed(out, "int", "int8", offset, 1);
-        node.value = view.getInt8(offset + 1);
-        return node;
-      case 0xd1:
-        node = this.#fixed(out, "int", "int16", offset, 2);
-        node.value = view.getInt16(offset + 1);
-        return node;
-      case 0xd2:
-        node = this.#fixed(out, "int", "int32", offset, 4);
-        node.value = view.getInt32(offset + 1);
-        return node;
-      case 0xd3:
-        node = this.#fixed(out, "int", "int64", offset, 8);
-        node.value = view.getBigInt64(offset + 1);
-        return node;
-      case 0xd4:
-      case 0xd5:
-      case 0xd6:
-      case 0xd7:
-      case 0xd8: {
-        const size = 1 << (token - 0xd4);
-        node = this.#node(out, "ext", `fixext${size}`, offset);
-        return this.#ext(node, size, depth);
-      }
-      case 0xd9:
-      case 0xda:
-      case 0xdb: {
-        node = this.#node(out, "str", `str${8 << (token - 0xd9)}`, offset);
-        return this.#str(node, this.#length(node, 1 << (token - 0xd9)));
-      }
-      case 0xdc:
-      case 0xdd: {
-        node = this.#node(out, "array", `array${token === 0xdc ? 16 : 32}`, offset);
-        return this.#array(node, this.#length(node, token === 0xdc ? 2 : 4), depth);
-      }
-      default: {
-        // 0xde, 0xdf
-        node = this.#node(out, "map", `map${token === 0xde ? 16 : 32}`, offset);
-        return this.#map(node, this.#length(node, token === 0xde ? 2 : 4), depth);
-      }
+        return this.#fixed(out, "c1", format, offset, 0);
     }
+    return this.#scalar(out, offset, token);
   }
 
-  #int(out: WireNode[], format: string, offset: number, value: number): WireNode {
-    const node = this.#node(out, "int", format, offset);
-    node.value = value;
-    node.end = offset + 1;
+  /** nil, a boolean, an integer or a float: the whole token is its header. */
+  #scalar(out: WireNode[], offset: number, token: number): WireNode {
+    const kind: WireKind = token === 0xc0
+      ? "nil"
+      : token === 0xc2 || token === 0xc3
+      ? "bool"
+      : token === 0xca || token === 0xcb
+      ? "float"
+      : "int";
+    const node = this.#fixed(out, kind, FORMAT_NAMES[token], offset, HEADER_SIZE[token] - 1);
+    const view = this.#view;
+    const at = offset + 1;
+    switch (token) {
+      case 0xc0:
+        node.value = null;
+        break;
+      case 0xc2:
+      case 0xc3:
+        node.value = token === 0xc3;
+        break;
+      case 0xca:
+        node.value = view.getFloat32(at);
+        break;
+      case 0xcb:
+        node.value = view.getFloat64(at);
+        break;
+      case 0xcc:
+        node.value = this.#b[at];
+        break;
+      case 0xcd:
+        node.value = view.getUint16(at);
+        break;
+      case 0xce:
+        node.value = view.getUint32(at);
+        break;
+      case 0xcf:
+        node.value = view.getBigUint64(at);
+        break;
+      case 0xd0:
+        node.value = view.getInt8(at);
+        break;
+      case 0xd1:
+        node.value = view.getInt16(at);
+        break;
+      case 0xd2:
+        node.value = view.getInt32(at);
+        break;
+      case 0xd3:
+        node.value = view.getBigInt64(at);
+        break;
+      default: // positive or negative fixint
+        node.value = token < 0x80 ? token : token - 0x100;
+    }
     return node;
   }
 
@@ -420,24 +418,26 @@ export class WireWalker {
     return node;
   }
 
+  /**
+   * A string's text, and in `node.encoding` how it was written: UTF-8; else lone surrogates in
+   * the 3-byte form msgpackr writes under 64 units (docs/wire-format.md, "Strings"); else bad
+   * bytes, replaced as the library decoder replaces them.
+   */
   #decodeString(start: number, end: number, node: WireNode): string {
+    const strict = decodeStringStrict(this.#b, start, end);
+    if (strict !== null) return strict;
     const bytes = this.#b.subarray(start, end);
-    try {
-      return strictUtf8.decode(bytes);
-    } catch {
-      // a lone surrogate in a string under 64 units: msgpackr's 3-byte form
-      const text = bytes.length < 0xc0 ? decodeWtf8(bytes) : null;
-      if (text !== null && text.length < 0x40) {
-        const check = new Uint8Array(text.length * 3);
-        const length = encodeUtf8Manually(check, new DataView(check.buffer), 0, text);
-        if (length === bytes.length && check.subarray(0, length).every((b, i) => b === bytes[i])) {
-          node.encoding = "wtf8";
-          return text;
-        }
+    const text = bytes.length < 0xc0 ? decodeWtf8(bytes) : null;
+    if (text !== null && text.length < 0x40) {
+      const check = new Uint8Array(text.length * 3);
+      const length = encodeUtf8Manually(check, new DataView(check.buffer), 0, text);
+      if (length === bytes.length && check.subarray(0, length).every((b, i) => b === bytes[i])) {
+        node.encoding = "wtf8";
+        return text;
       }
-      node.encoding = "invalid";
-      return lossyUtf8.decode(bytes);
     }
+    node.encoding = "invalid";
+    return decodeString(this.#b, start, end);
   }
 
   #array(node: WireNode, count: number, depth: number): WireNode {
@@ -481,7 +481,10 @@ export class WireWalker {
 
   // ---- records ---------------------------------------------------------------------------------
 
-  /** A slot without a known structure: a shared structure, or a two-byte dispatcher (§1.4). */
+  /**
+   * A slot without a known structure: a shared structure, or a two-byte dispatcher
+   * (docs/wire-format.md, "Two-byte ids").
+   */
   #resolve(slot: number): Slot | undefined {
     const known = this.#slots[slot];
     if (known !== undefined) return known;
@@ -499,7 +502,7 @@ export class WireWalker {
   #recordOrInteger(out: WireNode[], offset: number, token: number, depth: number): WireNode {
     let slot = token & 0x3f;
     let type = this.#resolve(slot);
-    if (type === undefined) return this.#int(out, "fixint", offset, token);
+    if (type === undefined) return this.#scalar(out, offset, token);
     const node = this.#node(out, "record", "record", offset);
     if (type.twoByte) {
       node.headerEnd = offset + 2;
@@ -538,7 +541,8 @@ export class WireWalker {
       }
       const dispatch = 32 + (low & 0x1f);
       if (high !== 0 && this.#resolve(dispatch) === undefined) {
-        // references to the higher slot go through this one (the library's fix of §1.4)
+        // references to the higher slot go through this one, as in the library's decoder
+        // (docs/wire-format.md, "Where we differ from msgpackr")
         this.#slots[dispatch] = { keys: null, twoByte: true, shared: false };
       }
       slot = dispatch + (high << 5);
@@ -569,7 +573,7 @@ export class WireWalker {
     return this.#fields(node, depth);
   }
 
-  /** A record key as a property name (§6.4). */
+  /** A record key as a property name (docs/wire-format.md, "Maps and keys"). */
   #propertyName(key: WireNode): string {
     const name = keyName(key);
     if (name === null) this.#invalid(`Invalid property type for record: ${key.kind}`, key.offset);
@@ -619,7 +623,7 @@ export class WireWalker {
         node.value = decodeBigIntPayload(b, start, count);
         return node;
       case "typed":
-        node.value = TYPED_ARRAY_CODES.get(b[start])![0];
+        node.value = TYPED_ARRAY_NAMES.get(b[start])!;
         return node;
       case "bundle":
         return this.#openBundle(node, depth);
@@ -679,10 +683,13 @@ export class WireWalker {
         kind = "regexp";
         break;
       case 0x74: {
-        const typed = node.payloadStart < this.#end && count > 0
-          ? TYPED_ARRAY_CODES.get(this.#b[node.payloadStart])
-          : undefined;
-        if (typed !== undefined && (count - 1) % typed[1] === 0) kind = "typed";
+        const start = node.payloadStart;
+        if (
+          start < this.#end && count > 0 &&
+          typedArrayPayloadProblem(this.#b[start], count - 1) === null
+        ) {
+          kind = "typed";
+        }
         break;
       }
     }
@@ -724,7 +731,10 @@ export class WireWalker {
 
   // ---- string bundles --------------------------------------------------------------------------
 
-  /** A "b" extension (§3.2): read its two strings, then the value that follows it. */
+  /**
+   * A "b" extension (docs/wire-format.md, "Bundled strings"): its two strings, then the value
+   * that follows it.
+   */
   #openBundle(node: WireNode, depth: number): WireNode {
     const start = node.payloadStart;
     const after = this.#pos;
@@ -771,18 +781,11 @@ export class WireWalker {
       this.#truncated(node, offset + 1, `${label} at offset ${describeOffset(offset)}`);
     }
     const token = this.#b[offset];
-    let node: WireNode;
-    if (token >= 0xa0 && token < 0xc0) {
-      node = this.#node(out, "str", "fixstr", offset);
-      node.label = label;
-      this.#pos++;
-      return this.#str(node, token & 0x1f).value as string;
-    }
-    if (token < 0xd9 || token > 0xdb) this.#invalid("Expected string", offset);
-    node = this.#node(out, "str", `str${8 << (token - 0xd9)}`, offset);
+    if (TOKEN_KIND[token] !== STR) this.#invalid("Expected string", offset);
+    const node = this.#node(out, "str", FORMAT_NAMES[token], offset);
     node.label = label;
     this.#pos++;
-    return this.#str(node, this.#length(node, 1 << (token - 0xd9))).value as string;
+    return this.#str(node, this.#length(node)).value as string;
   }
 
   /** `c1` + a count while a bundle is active: the next characters of one of its strings. */

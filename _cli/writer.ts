@@ -3,23 +3,23 @@
 
 // The command line tool's encoder: writes tagged JSON (see `_cli/tagged_json.ts`) as MessagePack.
 // Untagged values get exactly the bytes `Packr.pack` writes for the same JavaScript values
-// (WIRE-FORMAT §0.1): minimal integers (0x40..0x7f as `cc` when records are on), float64 or
-// float32 per `useFloat32`, strings with msgpackr's UTF-8 choices, arrays with minimal headers,
-// objects as map16 or as records — ids decided by the library's own `StructureEncoder`, so they
-// are the ids a Packr with the same options picks — and optional string bundles (§3.1). Tags
-// add what JSON cannot say and, when a tag names a wire format (`uint16`, `"header": "str8"`),
-// that exact format, so that decoded bytes encode back to themselves.
+// (docs/wire-format.md, "What the encoder writes"): numbers, strings, bigints and dates are packed
+// by a library `Packr` with the same options; arrays get minimal headers; objects become map16 or
+// records, with ids decided by the library's own `StructureEncoder`, so they are the ids a Packr
+// with the same options picks; strings may be bundled (docs/wire-format.md, "Bundled strings").
+// Tags add what JSON cannot say and, when a tag names a wire format (`uint16`,
+// `"header": "str8"`), that exact format, so that decoded bytes encode back to themselves.
 
-import { encodeBigIntPayload } from "../_format/bigint_ext.ts";
 import { concatBytes } from "../_core/bytes.ts";
 import { JsonInputError, JsonObject, type JsonValue } from "./json.ts";
 import { fromBase64, fromHex } from "./text.ts";
-import { TYPED_ARRAY_CODES } from "./wire.ts";
-import { DECIMAL_MULTIPLIERS, type Float32Option } from "../_format/float32.ts";
+import { FORMAT_NAMES, TYPED_ARRAY_NAMES } from "./wire.ts";
+import type { Float32Option } from "../_format/float32.ts";
 import type { Structure } from "../_core/options.ts";
 import { StructureEncoder } from "../_records/structures.ts";
-import { writeTimestamp } from "../_format/timestamp.ts";
-import { encodeUtf8Manually, textEncoder } from "../_strings/utf8.ts";
+import { MAX_BUNDLE_SIZE, NON_ASCII } from "../_encode/encoder.ts";
+import { Packr } from "../_encode/packr.ts";
+import { HEADER_SIZE } from "../_format/tokens.ts";
 
 /** The member that makes a JSON object a tag. */
 export const TAG = "$msgpack";
@@ -42,10 +42,8 @@ export interface WriterSettings {
   locate?: (index: number) => string;
 }
 
-const MAX_BUNDLE_SIZE = 0x5500;
-const NON_ASCII = /[\u0080-\uFFFF]/;
 const TYPED_ARRAY_BY_NAME = new Map(
-  [...TYPED_ARRAY_CODES].map(([code, [name]]) => [name, code] as const),
+  [...TYPED_ARRAY_NAMES].map(([code, name]) => [name, code] as const),
 );
 
 interface Bundle {
@@ -99,81 +97,28 @@ const FIXEXT_SIZES: Record<string, number> = {
 };
 
 /**
- * Writes `value` as `Packr` would write a number at `p` (room for 9 bytes needed); returns the
- * new position.
+ * Packrs that write one value as the library does, by `fixintsTo0x7f` (records off: integers
+ * 0x40..0x7f are fixints) and `useFloat32`; bigints beyond 64 bits as the "B" extension.
  */
-export function writeNumber(
-  t: Uint8Array,
-  view: DataView,
-  p: number,
-  value: number,
-  fixintsTo0x7f: boolean,
-  useFloat32: number,
-): number {
-  if (value >>> 0 === value) {
-    if (value < 0x40 || (value < 0x80 && fixintsTo0x7f)) {
-      t[p] = value;
-      return p + 1;
-    }
-    if (value < 0x100) {
-      t[p] = 0xcc;
-      t[p + 1] = value;
-      return p + 2;
-    }
-    if (value < 0x10000) {
-      t[p] = 0xcd;
-      view.setUint16(p + 1, value);
-      return p + 3;
-    }
-    t[p] = 0xce;
-    view.setUint32(p + 1, value);
-    return p + 5;
+const libraryPackrs = new Map<number, Packr>();
+
+function libraryPackr(fixintsTo0x7f: boolean, useFloat32: Float32Option): Packr {
+  const key = useFloat32 * 2 + (fixintsTo0x7f ? 1 : 0);
+  let packr = libraryPackrs.get(key);
+  if (packr === undefined) {
+    packr = new Packr({ useRecords: !fixintsTo0x7f, useFloat32, useBigIntExtension: true });
+    libraryPackrs.set(key, packr);
   }
-  if (value >> 0 === value) {
-    if (value >= -0x20) {
-      t[p] = 0x100 + value;
-      return p + 1;
-    }
-    if (value >= -0x80) {
-      t[p] = 0xd0;
-      t[p + 1] = value + 0x100;
-      return p + 2;
-    }
-    if (value >= -0x8000) {
-      t[p] = 0xd1;
-      view.setInt16(p + 1, value);
-      return p + 3;
-    }
-    t[p] = 0xd2;
-    view.setInt32(p + 1, value);
-    return p + 5;
-  }
-  if (useFloat32 > 0 && value < 0x100000000 && value >= -0x80000000) {
-    t[p] = 0xca;
-    view.setFloat32(p + 1, value);
-    let scaled: number;
-    if (
-      useFloat32 < 4 ||
-      ((scaled = value *
-          DECIMAL_MULTIPLIERS[((t[p + 1] & 0x7f) << 1) | (t[p + 2] >> 7)]) >> 0) === scaled
-    ) {
-      return p + 5;
-    }
-  }
-  t[p] = 0xcb;
-  view.setFloat64(p + 1, value);
-  return p + 9;
+  return packr;
 }
 
-const scratch = new Uint8Array(16);
-const scratchView = new DataView(scratch.buffer);
-
-/** The bytes `Packr` writes for a number (a view of a scratch buffer: copy to keep). */
-export function numberBytes(value: number, fixintsTo0x7f: boolean, useFloat32: number): Uint8Array {
-  return scratch.subarray(
-    0,
-    writeNumber(scratch, scratchView, 0, value, fixintsTo0x7f, useFloat32),
-  );
+/** The bytes `Packr` writes for a number. */
+export function numberBytes(
+  value: number,
+  fixintsTo0x7f: boolean,
+  useFloat32: Float32Option,
+): Uint8Array {
+  return libraryPackr(fixintsTo0x7f, useFloat32).pack(value);
 }
 
 /** The smallest header format of a family for a length. */
@@ -198,8 +143,25 @@ export function minimalFormat(
       return length < 0x10 ? "fixmap" : length < 0x10000 ? "map16" : "map32";
     default:
       for (const name in FIXEXT_SIZES) if (FIXEXT_SIZES[name] === length) return name;
-      return length < 0x100 ? "ext8" : length < 0x10000 ? "ext16" : "ext32";
+      return extFormat(length);
   }
+}
+
+/** The smallest ext8/16/32 header for a payload length (the typed array extension's form). */
+export function extFormat(length: number): string {
+  return length < 0x100 ? "ext8" : length < 0x10000 ? "ext16" : "ext32";
+}
+
+/**
+ * The smallest timestamp form that holds `seconds` and `nanoseconds` (docs/wire-format.md,
+ * "Timestamps").
+ */
+export function timestampFormat(seconds: bigint, nanoseconds: number): string {
+  return nanoseconds === 0 && seconds >= 0n && seconds < 0x100000000n
+    ? "fixext4"
+    : seconds >= 0n && seconds < 0x400000000n && nanoseconds < 0x40000000
+    ? "fixext8"
+    : "ext8";
 }
 
 /** Writes tagged JSON values as MessagePack, one top-level value at a time. */
@@ -305,24 +267,22 @@ export class TaggedWriter {
     const fits = (max: number) => {
       if (length > max) this.#fail(`Header ${format} cannot hold length ${length}`);
     };
+    const token = FORMAT_NAMES.indexOf(format); // for a fix format, its first byte with length 0
     switch (format) {
       case "fixstr":
         fits(0x1f);
-        t[p++] = 0xa0 | length;
+        t[p++] = token | length;
         break;
       case "fixarray":
-        fits(0xf);
-        t[p++] = 0x90 | length;
-        break;
       case "fixmap":
         fits(0xf);
-        t[p++] = 0x80 | length;
+        t[p++] = token | length;
         break;
       case "str8":
       case "bin8":
       case "ext8":
         fits(0xff);
-        t[p++] = format === "str8" ? 0xd9 : format === "bin8" ? 0xc4 : 0xc7;
+        t[p++] = token;
         t[p++] = length;
         break;
       case "str16":
@@ -331,7 +291,7 @@ export class TaggedWriter {
       case "array16":
       case "map16":
         fits(0xffff);
-        t[p++] = { str16: 0xda, bin16: 0xc5, ext16: 0xc8, array16: 0xdc, map16: 0xde }[format];
+        t[p++] = token;
         view.setUint16(p, length);
         p += 2;
         break;
@@ -341,7 +301,7 @@ export class TaggedWriter {
       case "array32":
       case "map32":
         fits(0xffffffff);
-        t[p++] = { str32: 0xdb, bin32: 0xc6, ext32: 0xc9, array32: 0xdd, map32: 0xdf }[format];
+        t[p++] = token;
         view.setUint32(p, length);
         p += 4;
         break;
@@ -349,7 +309,7 @@ export class TaggedWriter {
         const size = FIXEXT_SIZES[format];
         if (size === undefined) this.#fail(`Unknown header format ${JSON.stringify(format)}`);
         if (length !== size) this.#fail(`Header ${format} cannot hold ${length} bytes`);
-        t[p++] = 0xd4 + Math.log2(size);
+        t[p++] = token;
       }
     }
     this.#pos = p;
@@ -382,15 +342,7 @@ export class TaggedWriter {
         this.#string(value);
         return;
       case "number":
-        this.#room(9);
-        this.#pos = writeNumber(
-          this.#buffer,
-          this.#view,
-          this.#pos,
-          value,
-          !this.#settings.records,
-          this.#settings.float32,
-        );
+        this.#bytes(numberBytes(value, !this.#settings.records, this.#settings.float32));
         return;
       case "boolean":
         this.#byte(value ? 0xc3 : 0xc2);
@@ -424,22 +376,12 @@ export class TaggedWriter {
     this.#rawString(value, undefined);
   }
 
-  /** A string with its own bytes (never bundled). */
+  /** A string with its own bytes (never bundled): the UTF-8 bytes `Packr` writes for it. */
   #rawString(value: string, format: string | undefined): void {
-    const length = value.length;
-    this.#room(length * 3 + 5);
-    const dataStart = this.#pos + 5;
-    const byteLength = length < 0x40
-      ? encodeUtf8Manually(this.#buffer, this.#view, dataStart, value) - dataStart
-      : textEncoder.encodeInto(value, this.#buffer.subarray(dataStart)).written;
-    this.#stringHeader(format, byteLength, dataStart);
-  }
-
-  /** Writes the header of a string whose `byteLength` bytes are at `dataStart`, moving them. */
-  #stringHeader(format: string | undefined, byteLength: number, dataStart: number): void {
-    this.#familyHeader("str", format, byteLength);
-    this.#buffer.copyWithin(this.#pos, dataStart, dataStart + byteLength);
-    this.#pos += byteLength;
+    const packed = libraryPackr(true, 0).pack(value);
+    const bytes = packed.subarray(HEADER_SIZE[packed[0]]);
+    this.#familyHeader("str", format, bytes.length);
+    this.#bytes(bytes);
   }
 
   #object(keys: readonly string[], values: readonly JsonValue[]): void {
@@ -501,8 +443,13 @@ export class TaggedWriter {
     }
   }
 
-  // ---- string bundles (§3.1) -------------------------------------------------------------------
+  // ---- string bundles --------------------------------------------------------------------------
 
+  /**
+   * A bundled string (docs/wire-format.md, "Bundled strings"): `c1` and its length, negative for
+   * non-ASCII text; its text goes to the open bundle, and a new bundle opens when that one would
+   * pass MAX_BUNDLE_SIZE units.
+   */
   #bundledString(value: string): void {
     const open = this.#bundle!;
     const length = value.length;
@@ -596,7 +543,7 @@ export class TaggedWriter {
         return;
       }
       case "bigint":
-        this.#bigint(this.#bigintMember(object));
+        this.#bytes(libraryPackr(true, 0).pack(this.#bigintMember(object)));
         return;
       case "uint8":
       case "uint16":
@@ -746,9 +693,8 @@ export class TaggedWriter {
     }
     const bytes = this.#payload(object, false);
     if (bytes === null) this.#fail('Tag "str" needs a string "value", or "base64" or "hex"');
-    this.#room(bytes.length + 5);
-    this.#buffer.set(bytes, this.#pos + 5);
-    this.#stringHeader(format, bytes.length, this.#pos + 5);
+    this.#familyHeader("str", format, bytes.length);
+    this.#bytes(bytes);
   }
 
   #bigintMember(object: JsonObject, key = "value"): bigint {
@@ -760,21 +706,6 @@ export class TaggedWriter {
       // fall through
     }
     this.#fail(`${JSON.stringify(key)} must be an integer (a decimal string for big values)`);
-  }
-
-  #bigint(value: bigint): void {
-    this.#room(9);
-    if (value < 0x8000000000000000n && value >= -0x8000000000000000n) {
-      this.#buffer[this.#pos] = 0xd3;
-      this.#view.setBigInt64(this.#pos + 1, value);
-      this.#pos += 9;
-    } else if (value < 0x10000000000000000n && value > 0n) {
-      this.#buffer[this.#pos] = 0xcf;
-      this.#view.setBigUint64(this.#pos + 1, value);
-      this.#pos += 9;
-    } else {
-      this.#ext(0x42, encodeBigIntPayload(value), undefined);
-    }
   }
 
   #fixedInt(object: JsonObject, format: string): void {
@@ -868,16 +799,14 @@ export class TaggedWriter {
 
   #date(object: JsonObject): void {
     const value = this.#member(object, "value");
-    if (value === "Invalid Date" || value === null) {
-      this.#ext(0xff, new Uint8Array([0xff]), undefined);
-      return;
+    let date = new Date(NaN);
+    if (value !== "Invalid Date" && value !== null) {
+      date = typeof value === "string" ? new Date(value) : date;
+      if (isNaN(date.getTime())) {
+        this.#fail('"value" of a date must be an ISO 8601 date ("2024-01-31T12:00:00.000Z")');
+      }
     }
-    const date = typeof value === "string" ? new Date(value) : null;
-    if (date === null || isNaN(date.getTime())) {
-      this.#fail('"value" of a date must be an ISO 8601 date ("2024-01-31T12:00:00.000Z")');
-    }
-    this.#room(15);
-    this.#pos = writeTimestamp(this.#buffer, this.#view, this.#pos, date, false);
+    this.#bytes(libraryPackr(true, 0).pack(date));
   }
 
   #timestamp(object: JsonObject): void {
@@ -887,14 +816,7 @@ export class TaggedWriter {
       this.#fail('"nanoseconds" must be an integer from 0 to 4294967295');
     }
     const nanoseconds = nanosecondsMember;
-    let format = this.#format(object);
-    if (format === undefined) {
-      format = nanoseconds === 0 && seconds >= 0n && seconds < 0x100000000n
-        ? "fixext4"
-        : seconds >= 0n && seconds < 0x400000000n && nanoseconds < 0x40000000
-        ? "fixext8"
-        : "ext8";
-    }
+    const format = this.#format(object) ?? timestampFormat(seconds, nanoseconds);
     let payload: Uint8Array;
     if (format === "fixext4") {
       if (nanoseconds !== 0 || seconds < 0n || seconds >= 0x100000000n) {
@@ -935,8 +857,7 @@ export class TaggedWriter {
     payload[0] = code;
     payload.set(bytes, 1);
     // msgpackr writes ext8/16/32 here, never fixext
-    const format = this.#format(object) ??
-      (payload.length < 0x100 ? "ext8" : payload.length < 0x10000 ? "ext16" : "ext32");
+    const format = this.#format(object) ?? extFormat(payload.length);
     this.#ext(0x74, payload, format);
   }
 }

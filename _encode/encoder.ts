@@ -137,8 +137,8 @@ const ARENA_SIZE = 8192;
 const ARENA_KEEP_LIMIT = 0x1000000;
 const MAX_BUFFER_SIZE = 0x7fd00000;
 /** Most UTF-16 units of bundled strings per bundle (keeps msgpackr's bundle boundaries). */
-const MAX_BUNDLE_SIZE = 0x5500;
-const NON_ASCII = /[\u0080-\uFFFF]/;
+export const MAX_BUNDLE_SIZE = 0x5500;
+export const NON_ASCII = /[\u0080-\uFFFF]/;
 
 // ---- state of the pack in progress -------------------------------------------------------------
 

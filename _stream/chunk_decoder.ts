@@ -1,7 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-// The resumable decoder behind `UnpackrStream` and `decodeIter` (WIRE-FORMAT §7.4).
+// The resumable decoder behind `UnpackrStream` and `decodeIter` (docs/wire-format.md, "Stream
+// framing and incomplete data").
 //
 // Chunks are decoded in place with `decodeMany` (no copy) until a value runs past the end of a
 // chunk. Its bytes are then held (copied, since the caller may reuse its buffer), and a
@@ -223,8 +224,9 @@ export class ChunkDecoder {
 
   /**
    * Decodes `source[start, end)`; an incomplete last value is held. `borrowed`: `source` is the
-   * caller's chunk, not a held buffer of ours. `retry`: the value at `start` was held before (complete per the scanner, or
-   * in fallback), so still being incomplete means the decoder and the scanner disagree.
+   * caller's chunk, not a held buffer of ours. `retry`: the value at `start` was held before
+   * (complete per the scanner, or in fallback), so still being incomplete means the decoder and
+   * the scanner disagree.
    */
   #decode(
     source: Uint8Array,

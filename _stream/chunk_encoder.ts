@@ -19,7 +19,9 @@ const MAX_COALESCE_BYTES = 0x4000000;
 /** Room the packer wants after a value's start before it moves to a buffer of its own. */
 const PACKER_HEADROOM = 0x1000;
 
-/** Options of {@linkcode PackrStream} and {@linkcode encodeIter}. *
+/**
+ * Options of {@linkcode PackrStream} and {@linkcode encodeIter}.
+ *
  * @example Usage
  * ```ts
  * import { PackrStream, type PackrStreamOptions, unpackMultiple } from "@x/msgpackr";

@@ -10,8 +10,8 @@
 //
 // The poll keeps the process alive, as any pending stream operation does, so that a reader about
 // to ask for the next chunk gets the error. A reader that takes nothing for `IDLE_LIMIT_MS` may
-// have been dropped without cancelling the stream; from then on the poll no longer holds the
-// process open (Node and Bun timers are unref'd, Deno's with `Deno.unrefTimer`).
+// have been dropped without cancelling the stream; from then on the poll's timers let the
+// process exit (Node and Bun timers are unref'd, Deno's with `Deno.unrefTimer`).
 
 /** How long a reader may take no chunk before the poll stops keeping the process alive. */
 const IDLE_LIMIT_MS = 10_000;

@@ -5,7 +5,9 @@ import { chunkBytes, ChunkDecoder, type UnpackrStreamOptions } from "./chunk_dec
 import { ChunkEncoder, type PackrStreamOptions } from "./chunk_encoder.ts";
 import type { MessagePackSource } from "../_decode/unpackr.ts";
 
-/** A source of values or chunks: an iterable, an async iterable, or a `ReadableStream`. *
+/**
+ * A source of values or chunks: an iterable, an async iterable, or a `ReadableStream`.
+ *
  * @example Usage
  * ```ts
  * import { decodeIter, pack, type StreamSource } from "@x/msgpackr";
@@ -207,8 +209,10 @@ async function* toAsyncIterator<T>(iterator: Iterator<T>): AsyncGenerator<T, voi
   for (let step = iterator.next(); !step.done; step = iterator.next()) yield step.value;
 }
 
-/** Reads a stream (for engines whose ReadableStream is not async-iterable); cancels it when the
- * consumer stops early. */
+/**
+ * Reads a stream (for engines whose ReadableStream is not async-iterable); cancels it when the
+ * consumer stops early.
+ */
 async function* readerIterator<T>(
   reader: ReadableStreamDefaultReader<T>,
 ): AsyncGenerator<T, void, undefined> {

@@ -3,25 +3,39 @@
 
 // Finds where one top-level value ends without building it, so a stream can wait for a value that
 // arrives in many chunks and decode it once, in time linear in its size. The scanner walks the
-// headers of msgpackr's dialect with an explicit stack of remaining element counts and can stop
-// at any byte and resume there when more bytes have arrived.
+// headers of msgpackr's dialect with an explicit stack of remaining element counts, and can stop
+// at any byte and resume there when more bytes have arrived. Header sizes and lengths come from
+// `_format/tokens.ts`.
 //
-// What a header says about the bytes that follow (WIRE-FORMAT §0, §1, §3, §4, §7.1):
-// - arrays push n elements, maps 2n, str/bin/ext skip their payload, scalars have fixed sizes;
+// What a header says about the bytes that follow:
+// - arrays push n elements, maps 2n, str/bin/ext skip their payload, scalars have fixed sizes
+//   (docs/wire-format.md, "Standard types");
 // - 0x40..0x7f: a record id (then as many values as its structure has fields; two bytes in
-//   two-byte mode) or a fixint when no structure is known for the slot;
+//   two-byte mode) or a fixint when no structure is known for the slot (docs/wire-format.md,
+//   "Records");
 // - `d4 72 ID` / `d5 72 LO HI`: an inline definition, then a keys array, then one value per key;
-// - tags whose value follows the ext: custom extensions with `read` (fixext1 form only), Set
-//   (0x73), Error (0x65), RegExp (0x78), structured-clone id (0x69), the string bundle (0x62),
-//   and `c1` inside a bundle (the count follows as a value);
+// - tags whose value follows the ext: custom extensions with `read` (fixext1 form only:
+//   docs/wire-format.md, "Custom extensions"), Set (0x73), Error (0x65), RegExp (0x78),
+//   structured-clone id (0x69), the string bundle (0x62), and `c1` inside a bundle (the length
+//   follows as a value);
 // - after a top-level value that opened a bundle, the value ends after the last bundle's two
-//   strings, found at the bundle's payload start + its 4-byte offset field.
+//   strings, found at the bundle's payload start + its 4-byte offset field (docs/wire-format.md,
+//   "Bundled strings").
 // The decoder stays the authority: the scanner only says "complete", "need more" or "cannot
 // follow" (bad bytes, or a header it cannot size), and the caller then lets the decoder judge.
 
 import type { DecodeContext } from "../_decode/decoder.ts";
 import type { Extension } from "../_core/extensions.ts";
 import type { RecordTable } from "../_records/table.ts";
+import {
+  ARRAY,
+  fieldAt,
+  HEADER_SIZE,
+  lengthAt,
+  STR,
+  TOKEN_KIND,
+  uint32At,
+} from "../_format/tokens.ts";
 
 /** `scan` result: the value continues past the bytes given; see `needEnd`. */
 export const NEED_MORE = 0;
@@ -38,7 +52,7 @@ export type ScanResult = typeof NEED_MORE | typeof COMPLETE | typeof INVALID | t
 interface SlotShape {
   /** Field values per record. */
   readonly size: number;
-  /** The id's first byte is followed by a high byte (§1.4). */
+  /** The id's first byte is followed by a high byte (docs/wire-format.md, "Two-byte ids"). */
   readonly twoByte: boolean;
   /** `null` for a slot that only dispatches two-byte ids. */
   readonly keys: readonly unknown[] | null;
@@ -120,6 +134,7 @@ export class ValueScanner {
     const decoders = context.extensions.decoders();
     const counts = this.#counts;
     const kinds = this.#kinds;
+    const headerSize = HEADER_SIZE; // a local reads faster in the loop than the import
     const entry = this.#pos;
     let pos = entry;
     let depth = this.#depth;
@@ -141,30 +156,18 @@ export class ValueScanner {
       const top = depth - 1;
       if (kinds[top] === KEYS_EXPECTED) {
         // the keys of an inline definition: only an array header is followed
-        let count: number;
-        if (token >= 0x90 && token < 0xa0) {
-          count = token & 0x0f;
-          pos += 1;
-        } else if (token === 0xdc) {
-          if (pos + 3 > length) {
-            need = pos + 3;
-            result = NEED_MORE;
-            break;
-          }
-          count = (bytes[pos + 1] << 8) | bytes[pos + 2];
-          pos += 3;
-        } else if (token === 0xdd) {
-          if (pos + 5 > length) {
-            need = pos + 5;
-            result = NEED_MORE;
-            break;
-          }
-          count = readUint32(bytes, pos + 1);
-          pos += 5;
-        } else {
+        if (TOKEN_KIND[token] !== ARRAY) {
           result = UNCERTAIN;
           break;
         }
+        const header = HEADER_SIZE[token];
+        if (pos + header > length) {
+          need = pos + header;
+          result = NEED_MORE;
+          break;
+        }
+        const count = lengthAt(bytes, pos);
+        pos += header;
         kinds[top] = KEYS;
         counts[top] = count;
         this.#sizes[top] = count;
@@ -207,7 +210,9 @@ export class ValueScanner {
           counts[depth] = fields;
           kinds[depth++] = ELEMENTS;
         }
-      } else if (token < 0x90) { // fixmap
+      } else if (token < 0x90) {
+        // fixmap (like fixarray and fixstr below, its length is in the low bits: a mask costs less
+        // here than a table load)
         pos++;
         counts[top]--;
         if (token > 0x80) {
@@ -233,87 +238,63 @@ export class ValueScanner {
         let extensionStart = 0;
         let extensionLength = 0;
         switch (token) {
-          case 0xc0:
-          case 0xc2:
-          case 0xc3:
-            pos++;
-            counts[top]--;
-            break;
-          case 0xc1: // C1, or inside a bundle a bundled string: the count follows as a value
+          case 0xc1: // C1, or inside a bundle a bundled string: its length follows as a value
             pos++;
             if (this.#bundleAt < 0) counts[top]--;
             break;
-          case 0xc4: // bin8
-          case 0xd9: // str8
-            if (pos + 2 > length) {
-              need = pos + 2;
-              result = NEED_MORE;
-              break main;
-            }
-            pos += 2 + bytes[pos + 1];
-            counts[top]--;
-            break;
-          case 0xc5: // bin16
-          case 0xda: // str16
-            if (pos + 3 > length) {
-              need = pos + 3;
-              result = NEED_MORE;
-              break main;
-            }
-            pos += 3 + ((bytes[pos + 1] << 8) | bytes[pos + 2]);
-            counts[top]--;
-            break;
-          case 0xc6: // bin32
-          case 0xdb: // str32
-            if (pos + 5 > length) {
-              need = pos + 5;
-              result = NEED_MORE;
-              break main;
-            }
-            pos += 5 + readUint32(bytes, pos + 1);
-            counts[top]--;
-            break;
-          case 0xc7: // ext8
-          case 0xc8: // ext16
-          case 0xc9: { // ext32
-            const header = token === 0xc7 ? 3 : token === 0xc8 ? 4 : 6;
+          case 0xc4: // bin8, 16, 32
+          case 0xc5:
+          case 0xc6:
+          case 0xd9: // str8, 16, 32
+          case 0xda:
+          case 0xdb: {
+            const header = headerSize[token];
             if (pos + header > length) {
               need = pos + header;
               result = NEED_MORE;
               break main;
             }
-            const payload = token === 0xc7
-              ? bytes[pos + 1]
-              : token === 0xc8
-              ? (bytes[pos + 1] << 8) | bytes[pos + 2]
-              : readUint32(bytes, pos + 1);
-            extensionType = bytes[pos + header - 1];
-            extensionStart = pos + header;
-            extensionLength = payload;
+            // a str, bin, array or map header is its first byte and its length field
+            pos += header + fieldAt(bytes, pos + 1, header - 1);
+            counts[top]--;
             break;
           }
-          case 0xca: // float32
-          case 0xce: // uint32
-          case 0xd2: // int32
-            pos += 5;
-            counts[top]--;
+          case 0xc7: // ext8, 16, 32
+          case 0xc8:
+          case 0xc9:
+          case 0xd6: // fixext4, 8, 16
+          case 0xd7:
+          case 0xd8: {
+            const header = headerSize[token];
+            if (pos + header > length) {
+              need = pos + header;
+              result = NEED_MORE;
+              break main;
+            }
+            extensionType = bytes[pos + header - 1];
+            extensionStart = pos + header;
+            extensionLength = lengthAt(bytes, pos);
             break;
-          case 0xcb: // float64
-          case 0xcf: // uint64
-          case 0xd3: // int64
-            pos += 9;
+          }
+          case 0xdc: // array16, 32
+          case 0xdd:
+          case 0xde: // map16, 32
+          case 0xdf: {
+            const header = headerSize[token];
+            if (pos + header > length) {
+              need = pos + header;
+              result = NEED_MORE;
+              break main;
+            }
+            const count = fieldAt(bytes, pos + 1, header - 1) * (token >= 0xde ? 2 : 1);
+            pos += header;
             counts[top]--;
+            if (count > 0) {
+              counts[depth] = count;
+              kinds[depth++] = ELEMENTS;
+            }
             break;
-          case 0xcc: // uint8
-          case 0xd0: // int8
-            pos += 2;
-            counts[top]--;
-            break;
-          case 0xcd: // uint16
-          case 0xd1: // int16
-            pos += 3;
-            counts[top]--;
-            break;
+          }
           case 0xd4: { // fixext1: record definition, a custom tag, or a 1-byte payload
             if (pos + 3 > length) {
               need = pos + 3;
@@ -373,49 +354,9 @@ export class ValueScanner {
             extensionLength = 2;
             break;
           }
-          case 0xd6: // fixext4
-          case 0xd7: // fixext8
-          case 0xd8: { // fixext16
-            if (pos + 2 > length) {
-              need = pos + 2;
-              result = NEED_MORE;
-              break main;
-            }
-            extensionType = bytes[pos + 1];
-            extensionStart = pos + 2;
-            extensionLength = token === 0xd6 ? 4 : token === 0xd7 ? 8 : 16;
-            break;
-          }
-          case 0xdc: // array16
-          case 0xde: { // map16
-            if (pos + 3 > length) {
-              need = pos + 3;
-              result = NEED_MORE;
-              break main;
-            }
-            const count = ((bytes[pos + 1] << 8) | bytes[pos + 2]) * (token === 0xde ? 2 : 1);
-            pos += 3;
+          default: // nil, false, true, float32/64, (u)int8/16/32/64
+            pos += headerSize[token];
             counts[top]--;
-            if (count > 0) {
-              counts[depth] = count;
-              kinds[depth++] = ELEMENTS;
-            }
-            break;
-          }
-          default: { // 0xdd array32, 0xdf map32
-            if (pos + 5 > length) {
-              need = pos + 5;
-              result = NEED_MORE;
-              break main;
-            }
-            const count = readUint32(bytes, pos + 1) * (token === 0xdf ? 2 : 1);
-            pos += 5;
-            counts[top]--;
-            if (count > 0) {
-              counts[depth] = count;
-              kinds[depth++] = ELEMENTS;
-            }
-          }
         }
         if (extensionType >= 0) {
           const kind = this.#extension(
@@ -483,28 +424,13 @@ export class ValueScanner {
       while (this.#bundleStrings < 2) {
         if (pos >= length) return this.#needMore(pos, pos + 1);
         const token = bytes[pos];
-        let header: number;
-        let size: number;
-        if (token >= 0xa0 && token < 0xc0) {
-          header = 1;
-          size = token & 0x1f;
-        } else if (token === 0xd9) {
-          header = 2;
-          if (pos + header > length) return this.#needMore(pos, pos + header);
-          size = bytes[pos + 1];
-        } else if (token === 0xda) {
-          header = 3;
-          if (pos + header > length) return this.#needMore(pos, pos + header);
-          size = (bytes[pos + 1] << 8) | bytes[pos + 2];
-        } else if (token === 0xdb) {
-          header = 5;
-          if (pos + header > length) return this.#needMore(pos, pos + header);
-          size = readUint32(bytes, pos + 1);
-        } else {
+        if (TOKEN_KIND[token] !== STR) {
           this.#pos = pos;
           return INVALID;
         }
-        pos += header + size;
+        const header = HEADER_SIZE[token];
+        if (pos + header > length) return this.#needMore(pos, pos + header);
+        pos += header + lengthAt(bytes, pos);
         this.#bundleStrings++;
       }
     }
@@ -551,7 +477,7 @@ export class ValueScanner {
           this.needEnd = start + 4;
           return MORE;
         }
-        const stringsAt = start + readUint32(bytes, start);
+        const stringsAt = start + uint32At(bytes, start);
         if (stringsAt < start + length) return BAD;
         this.#bundleAt = stringsAt;
         return TAG;
@@ -570,8 +496,9 @@ export class ValueScanner {
   }
 
   /**
-   * An unknown slot makes the decoder try `getStructures` once per value (§1.7); the scanner does
-   * the same, so both see the same table. Returns whether structures were loaded.
+   * An unknown slot makes the decoder try `getStructures` once per value (docs/wire-format.md,
+   * "The decoder's structure table"); the scanner does the same, so both see the same table.
+   * Returns whether structures were loaded.
    */
   #loadShared(records: RecordTable): boolean {
     if (records.getStructures === null || this.#triedLoading) return false;
@@ -588,8 +515,4 @@ export class ValueScanner {
     );
     return true;
   }
-}
-
-function readUint32(bytes: Uint8Array, at: number): number {
-  return bytes[at] * 0x1000000 + ((bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]);
 }

@@ -4,27 +4,32 @@
 import { valueCache } from "./string_cache.ts";
 import { decodeString, isAsciiIn, textDecoder, utf8Slice } from "./utf8.ts";
 import { MIN_SLICED } from "./latin1_window.ts";
+import {
+  ARRAY,
+  HEADER_SIZE,
+  INLINE_LENGTH,
+  LENGTH_FIELD,
+  lengthAt,
+  MAP,
+  NEVER_USED,
+  TOKEN_KIND,
+} from "../_format/tokens.ts";
 
 // Non-ASCII strings of a stretch of input decoded together (Bun and Deno).
 //
-// Making a string from non-ASCII UTF-8 costs a runtime call each: JavaScriptCore's `utf8Slice`
-// spends ~100-150 ns on each call before it converts a byte (the 700 strings over 16 bytes of the
-// bench's unicode payload: 108-147 µs one call each, 26 µs as one call over all their bytes), and
-// on Deno one `utf8Slice` call costs 130-140 ns for a string of 20-60 bytes. Decoded together,
-// strings of 20-60 bytes cost ~30 ns each on Bun (`utf8Slice`) and ~50 on Deno (`TextDecoder`,
-// which converts non-ASCII text faster than Deno's `utf8Slice`: ~75). So when the decoder meets a
-// non-ASCII string of medium length (shorter ones come from the value cache, ASCII ones from the
-// Latin-1 window) within MAX_GAP bytes of the previous one, `nonAsciiString` looks ahead through
-// the input for the next non-ASCII strings of SHORTEST..LONGEST bytes, copies the stretch of input
-// from the first to the last with one `set`, turns every byte between two of them (headers, keys,
-// other values: the gaps) into 0, puts a 0 after the last, decodes that with one call and finds
-// where each string ends by the U+0000 after it (one `indexOf` each): its gap's zeros follow, as
-// many as the gap has bytes, and then the next string. The decoder then slices each string out of
-// that text when it reaches it. A lone non-ASCII string is decoded on its own, with no lookahead.
-//
-// One copy of the stretch and zeros in its gaps cost a third of copying each string's bytes into
-// place four at a time (`scratch/cp2.ts`: 800 strings of 60 bytes 8-20 bytes apart, 13 µs
-// against 4-6 µs on both engines; a `set` per string cost twice the word copy).
+// Making a string from non-ASCII UTF-8 costs a runtime call each, and for strings of a few dozen
+// bytes the fixed cost of the call is most of it; one call over many strings' bytes pays it once.
+// So when the decoder meets a non-ASCII string of medium length (shorter ones come from the value
+// cache, ASCII ones from the Latin-1 window) within MAX_GAP bytes of the previous one,
+// `nonAsciiString` looks ahead through the input for the next non-ASCII strings of
+// SHORTEST..LONGEST bytes, copies the stretch of input from the first to the last with one `set`,
+// turns every byte between two of them (headers, keys, other values: the gaps) into 0, puts a 0
+// after the last, decodes that with one call and finds where each string ends by the U+0000 after
+// it (one `indexOf` each): its gap's zeros follow, as many as the gap has bytes, and then the next
+// string. The decoder then slices each string out of that text when it reaches it. A lone
+// non-ASCII string is decoded on its own, with no lookahead. One copy of the stretch with zeros in
+// its gaps costs less than copying each string's bytes into place.
+// Chosen by measurement: npm run bench:paired:deno / :bun (unicode text).
 //
 // Every string is what decoding its bytes alone gives: a 0 byte is ASCII, so it ends any UTF-8
 // sequence before it and starts none, and ill-formed bytes at the end of one string or the start
@@ -32,17 +37,16 @@ import { MIN_SLICED } from "./latin1_window.ts";
 // U+0000 itself makes its `indexOf` stop early; every later string is then found early too (the
 // zero just before each string's start is found first), so the last one does not end at the
 // final 0, and the batch is dropped and its strings decoded alone (see `cutText`).
-// Ill-formed bytes send both engines' decoders down a slow path for the whole call (~4.5 ns a
-// byte on Bun, 13× its speed on well-formed text; ~5 ns through Deno's `TextDecoder`), so a batch
-// that holds one ill-formed string costs up to ~20 µs instead of ~2 (`scratch/illformed.ts`: 64
-// strings of 57 bytes in one array, one with a 0xff byte, Deno 8.9 -> 28 µs, Bun 7.0 -> 22.5):
-// linear in the input still, and ill-formed text is rare.
+// Ill-formed bytes send both engines' decoders down a slow path for the whole call, so a batch
+// that holds one ill-formed string costs several times more than a well-formed one: linear in
+// the input still, and ill-formed text is rare.
 //
-// The lookahead is a flat walk of tokens: container headers are stepped over (their elements
-// follow as tokens), str/bin/ext skip their payload, and the other tokens have fixed sizes. It does
-// not know map keys from values, nor what an extension will read, and it need not: the decoder
-// takes a batched string only at the same start and length, so a string is always the decoding of
-// exactly the bytes the decoder asked for, and one it never asks for is simply not used.
+// The lookahead is a flat walk of tokens, with the sizes of `_format/tokens.ts`: container headers
+// are stepped over (their elements follow as tokens), str/bin/ext skip their payload, and the
+// other tokens have fixed sizes. It does not know map keys from values, nor what an extension will
+// read, and it need not: the decoder takes a batched string only at the same start and length, so
+// a string is always the decoding of exactly the bytes the decoder asked for, and one it never
+// asks for is simply not used.
 //
 // The cost of sharing, as for the Latin-1 window: each string is a piece of the batch's text, so a
 // string kept after the decode keeps the text alive, up to BATCH_BYTES UTF-16 units (8 KiB).
@@ -50,9 +54,9 @@ import { MIN_SLICED } from "./latin1_window.ts";
 const runtime = globalThis as { Bun?: unknown; Deno?: unknown };
 
 /**
- * Decodes `stretch[0, length)`: with `utf8Slice` on Bun, with `TextDecoder` on Deno (see above);
- * no batches elsewhere (browsers have neither the Latin-1 window that finds the first string nor a
- * measurement).
+ * Decodes `stretch[0, length)`: with `utf8Slice` on Bun; with `TextDecoder` on Deno, whose
+ * `utf8Slice` converts non-ASCII text more slowly. No batches elsewhere: browsers have no Latin-1
+ * window to find the first string, and batches are measured on Bun and Deno only.
  */
 const decodeStretch: ((length: number) => string) | null =
   runtime.Bun !== undefined && utf8Slice !== null
@@ -77,13 +81,14 @@ const LONGEST = 1024;
 const MAX_STRINGS = 1 + Math.floor((BATCH_BYTES - MIN_SLICED) / (1 + SHORTEST));
 /** Gaps at least this long are zeroed by `fill` (one call), shorter ones by stores. */
 const FILL_GAP = 64;
-/** Input bytes one lookahead walks at most (8 KiB, as when a batch held 2 KiB of string bytes). */
+/** Input bytes one lookahead walks at most: twice the span of a batch. */
 const LOOKAHEAD = 2 * BATCH_BYTES;
 /**
  * Most input bytes between two non-ASCII strings of one batch. A non-ASCII string opens a batch
  * only when the previous one ended at most this far before it, and the lookahead stops this far
  * past the last string it took: a lone non-ASCII string among ASCII text (sample-large.json has
- * two) costs no walk, which cost it 3-5% on Deno.
+ * two) costs no walk.
+ * Chosen by measurement: npm run bench:paired:deno (sample-large.json).
  */
 const MAX_GAP = 512;
 
@@ -187,15 +192,12 @@ function openBatch(
     const token = bytes[p];
     let at: number; // the string's first byte
     let length: number;
-    if (token >= 0xa0 && token <= 0xbf) { // fixstr
+    if (token >= 0xa0 && token <= 0xbf) { // fixstr: the low five bits (a mask beats a table load)
       at = p + 1;
       length = token & 0x1f;
-    } else if (token === 0xd9) { // str8
-      at = p + 2;
-      length = bytes[p + 1];
-    } else if (token === 0xda) { // str16
-      at = p + 3;
-      length = (bytes[p + 1] << 8) | bytes[p + 2];
+    } else if (token === 0xd9 || token === 0xda) { // str8, str16
+      at = p + HEADER_SIZE[token];
+      length = lengthAt(bytes, p);
     } else {
       const size = tokenSize(bytes, p);
       if (!(size > 0)) break; // a stop, or NaN: a length byte lies past the input
@@ -247,8 +249,8 @@ function piece(i: number): string {
  * end is then found too early, and so is every later string's start and end (before each start
  * lies a zero of its gap, so the search from a start that came early stops early too); the last
  * string then does not end at the text's final U+0000.
- * One `indexOf` a string: on Deno ~30 ns where `split` costs ~55 (V8 makes its pieces one by one
- * in its runtime); each string is sliced only when the decoder asks for it.
+ * One `indexOf` a string costs less than one `split` of the text (V8 makes its pieces one by one
+ * in its runtime), and each string is sliced only when the decoder asks for it.
  */
 function cutText(decoded: string, found: number): boolean {
   let pieceStart = 0;
@@ -269,49 +271,19 @@ function cutText(decoded: string, found: number): boolean {
 function tokenSize(bytes: Uint8Array, p: number): number {
   const token = bytes[p];
   const size = FIXED_TOKEN_SIZES[token];
-  if (size !== 0) return size;
-  switch (token) {
-    case 0xc4: // bin8: length byte, payload
-      return 2 + bytes[p + 1];
-    case 0xc5: // bin16
-      return 3 + ((bytes[p + 1] << 8) | bytes[p + 2]);
-    case 0xc7: // ext8: length byte, type, payload
-      return 3 + bytes[p + 1];
-    case 0xc8: // ext16
-      return 4 + ((bytes[p + 1] << 8) | bytes[p + 2]);
-  }
-  return 0; // c1, bin32, ext32, str32
+  if (size !== 0 || LENGTH_FIELD[token] === 4 || TOKEN_KIND[token] === NEVER_USED) return size;
+  return HEADER_SIZE[token] + lengthAt(bytes, p); // bin8/16, ext8/16
 }
 
-/** Size of each token whose size the token alone gives (header and data); 0 for the others. */
-const FIXED_TOKEN_SIZES: Uint8Array = (() => {
-  const sizes = new Uint8Array(256);
-  sizes.fill(1, 0x00, 0xa0); // fixint, record ids, fixmap and fixarray headers
-  sizes.fill(1, 0xe0, 0x100); // negative fixint
-  const fixed: [number, number][] = [
-    [0xc0, 1], // nil
-    [0xc2, 1], // false
-    [0xc3, 1], // true
-    [0xca, 5], // float32
-    [0xcb, 9], // float64
-    [0xcc, 2], // uint8
-    [0xcd, 3], // uint16
-    [0xce, 5], // uint32
-    [0xcf, 9], // uint64
-    [0xd0, 2], // int8
-    [0xd1, 3], // int16
-    [0xd2, 5], // int32
-    [0xd3, 9], // int64
-    [0xd4, 3], // fixext1 (also `d4 72 ID`, a record definition)
-    [0xd5, 4], // fixext2
-    [0xd6, 6], // fixext4
-    [0xd7, 10], // fixext8
-    [0xd8, 18], // fixext16
-    [0xdc, 3], // array16 header
-    [0xdd, 5], // array32 header
-    [0xde, 3], // map16 header
-    [0xdf, 5], // map32 header
-  ];
-  for (const [token, size] of fixed) sizes[token] = size;
-  return sizes;
-})();
+/**
+ * Bytes of each token whose first byte gives its size (a scalar, a fixstr or fixext with its
+ * payload, the header of an array or map); 0 for the others and for `c1`.
+ */
+const FIXED_TOKEN_SIZES: Uint8Array = new Uint8Array(256);
+for (let token = 0; token < 256; token++) {
+  const kind = TOKEN_KIND[token];
+  if (kind === ARRAY || kind === MAP) FIXED_TOKEN_SIZES[token] = HEADER_SIZE[token];
+  else if (LENGTH_FIELD[token] === 0 && kind !== NEVER_USED) {
+    FIXED_TOKEN_SIZES[token] = HEADER_SIZE[token] + INLINE_LENGTH[token];
+  }
+}

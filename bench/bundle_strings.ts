@@ -1,10 +1,10 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 /**
- * Decoding with and without `bundleStrings` (WIRE-FORMAT §3). msgpackr's README claims bundled
- * strings decode 30–50 % faster in browsers, because all strings of a bundle are decoded with
- * one TextDecoder call. This measures decode time of the same payload packed both ways, for our
- * decoder, msgpackr's default build (native string extractor where it loads) and msgpackr's
- * pure-JS browser build, bytes to value, with mitata.
+ * Decoding with and without `bundleStrings` (docs/wire-format.md, "Bundled strings"). msgpackr's
+ * README claims bundled strings decode 30–50 % faster in browsers, because all strings of a bundle
+ * are decoded with one TextDecoder call. This measures decode time of the same payload packed both
+ * ways, for our decoder, msgpackr's default build (native string extractor where it loads) and
+ * msgpackr's pure-JS browser build, bytes to value, with mitata.
  *
  *   deno run -A bench/bundle_strings.ts [--quick]
  *   bun bench/bundle_strings.ts [--quick]

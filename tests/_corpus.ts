@@ -44,7 +44,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 /**
  * What a string decodes to after msgpackr's encoding: below 64 UTF-16 units a lone surrogate is
  * written as its 3-byte WTF-8 form, which UTF-8 decoding turns into three U+FFFD; from 64 units
- * on, `TextEncoder` writes one U+FFFD instead (WIRE-FORMAT §0.1, §8).
+ * on, `TextEncoder` writes one U+FFFD instead (docs/wire-format.md, "What the encoder writes",
+ * "Validation and errors").
  */
 export function decodedString(text: string): string {
   return text.replace(LONE_SURROGATE, text.length < 64 ? "\ufffd\ufffd\ufffd" : "\ufffd");

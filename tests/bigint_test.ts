@@ -1,9 +1,10 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// Big integers (WIRE-FORMAT §0.1, §4.5): bigints in [-2^63, 2^63) are always `d3` int64, up to
-// 2^64 `cf` uint64; beyond, `largeBigIntToFloat` (float64) wins over `largeBigIntToString`
-// (decimal string), which wins over `useBigIntExtension`/`moreTypes` (ext "B", 0x42: big-endian
-// two's complement, whole 64-bit chunks below 2^65536 in magnitude, minimal bytes above);
-// without any of them packing throws a RangeError.
+// Big integers (docs/wire-format.md, "What the encoder writes", "The bigint extension"): bigints in
+// [-2^63, 2^63) are always `d3` int64, up to 2^64 `cf` uint64; beyond, `largeBigIntToFloat`
+// (float64) wins over `largeBigIntToString` (decimal string), which wins over
+// `useBigIntExtension`/`moreTypes` (ext "B", 0x42: big-endian two's complement, whole 64-bit chunks
+// below 2^65536 in magnitude, minimal bytes above); without any of them packing throws a
+// RangeError.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as msgpackr from "msgpackr";

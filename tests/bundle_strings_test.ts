@@ -1,9 +1,9 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// bundleStrings (ext "b", 0x62, WIRE-FORMAT §3): strings of 4..4095 UTF-16 units are written as
-// `c1` + a count and gathered into two bundle strings per bundle (non-ASCII, ASCII), so a decoder
-// needs one TextDecoder call per bundle string. Below 64 KiB per bundle our bytes are msgpackr's
-// bytes; above, msgpackr's ext16 length wraps and its output is corrupt, so we write ext32, which
-// msgpackr reads.
+// bundleStrings (ext "b", 0x62; docs/wire-format.md, "Bundled strings"): strings of 4..4095 UTF-16
+// units are written as `c1` + a count and gathered into two bundle strings per bundle (non-ASCII,
+// ASCII), so a decoder needs one TextDecoder call per bundle string. Below 64 KiB per bundle our
+// bytes are msgpackr's bytes; above, msgpackr's ext16 length wraps and its output is corrupt, so we
+// write ext32, which msgpackr reads.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as msgpackr from "msgpackr";
@@ -62,7 +62,7 @@ function cjkAndEmoji(next: () => number): string {
 }
 
 describe("bundleStrings bytes", () => {
-  test("Packr.pack() writes the WIRE-FORMAT §3.1 example exactly (useRecords: false)", () => {
+  test("Packr.pack() writes the bundled strings example exactly (useRecords: false)", () => {
     const value = ["abcd", "héllo", "xy", "efgh"];
     assert.equal(
       sameBytes(value, BUNDLES),
@@ -72,7 +72,7 @@ describe("bundleStrings bytes", () => {
     identicalAndReadable(value, BUNDLES);
   });
 
-  test("Packr.pack() writes the §3.1 records example exactly: the opener sits in the keys", () => {
+  test("Packr.pack() writes the bundled records example exactly: the opener sits in the keys", () => {
     const value = [{ name: "abcd" }, { name: "efgh" }];
     assert.equal(
       sameBytes(value, BUNDLED_RECORDS),

@@ -1,5 +1,5 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// Custom extensions (WIRE-FORMAT §7.1) and toJSON.
+// Custom extensions (docs/wire-format.md, "Custom extensions") and toJSON.
 //
 // The rule, unlike msgpackr: `packr.addExtension(...)` / `unpackr.addExtension(...)` registers
 // for that one instance (a Packr uses it for packing and for its own decoding); only the exported

@@ -7,8 +7,9 @@
 // and the modes that write into a caller's buffer still produce msgpackr's bytes, and that a value
 // detached during the pack is an error rather than missing bytes. Under `moreTypes` (and
 // `structuredClone`, which implies it in msgpackr) msgpackr on Node, Bun and Deno writes a plain
-// Uint8Array as ext "t" and we write bin by design (WIRE-FORMAT, typed arrays), so there the
-// reference is our own encoder writing through its arena (`useBuffer`), and msgpackr decodes ours.
+// Uint8Array as ext "t" and we write bin by design (docs/wire-format.md, "Where we differ from
+// msgpackr"), so there the reference is our own encoder writing through its arena (`useBuffer`),
+// and msgpackr decodes ours.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as msgpackr from "msgpackr";

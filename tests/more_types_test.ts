@@ -1,8 +1,9 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// moreTypes (WIRE-FORMAT §4.2): Set "s", Error "e", RegExp "x" as `d4 type 00` tags before an
-// array; typed arrays, ArrayBuffer and DataView as ext "t" (0x74) with a code byte and the raw
-// memory bytes, always ext8/16/32 (never fixext); bigints beyond 64 bits as ext "B" (§4.5).
-// Golden bytes are checked against msgpackr 2.1.3's output where msgpackr is deterministic.
+// moreTypes (docs/wire-format.md, "moreTypes codes"): Set "s", Error "e", RegExp "x" as
+// `d4 type 00` tags before an array; typed arrays, ArrayBuffer and DataView as ext "t" (0x74) with
+// a code byte and the raw memory bytes, always ext8/16/32 (never fixext); bigints beyond 64 bits
+// as ext "B" (docs/wire-format.md, "The bigint extension"). Golden bytes are checked against
+// msgpackr 2.1.3's output where msgpackr is deterministic.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as msgpackr from "msgpackr";

@@ -1,5 +1,5 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// The two record readers (WIRE-FORMAT §7.2, §9.5): no module reachable from no_eval.ts contains
+// The two record readers (docs/architecture.md): no module reachable from no_eval.ts contains
 // code generation; the generated and the interpreted reader return identical results; nothing is
 // generated at import; and when generating code throws, decoding carries on, silently, on the
 // interpreted reader for good. Runtime behaviour is checked in subprocesses (_reader_probe.ts), so

@@ -1,8 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// Records (WIRE-FORMAT §1): the default Packr, id allocation and reuse, maxOwnStructures,
-// useRecords as a function or false, and fixints 0x40..0x7f without a structure. Every encoding
-// is compared byte for byte with msgpackr 2.1.3 fed the same values with the same options, and
-// decoded in both directions.
+// Records (docs/wire-format.md, "Records"): the default Packr, id allocation and reuse,
+// maxOwnStructures, useRecords as a function or false, and fixints 0x40..0x7f without a structure.
+// Every encoding is compared byte for byte with msgpackr 2.1.3 fed the same values with the same
+// options, and decoded in both directions.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,9 +1,10 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// `pack()` called re-entrantly from an extension's `pack` (WIRE-FORMAT §2.5, 2.x behaviour): the
-// nested call returns an independent buffer; with saveStructures it only references shared
-// structures already saved, defines new shapes inline, and they are promoted to shared after the
-// outer pack. Each scenario runs on our library and on msgpackr (whose addExtension is global, so
-// every scenario registers classes of its own) and must give the same bytes.
+// `pack()` called re-entrantly from an extension's `pack` (docs/wire-format.md, "Packs inside
+// packs"; 2.x behaviour): the nested call returns an independent buffer; with saveStructures it
+// only references shared structures already saved, defines new shapes inline, and they are promoted
+// to shared after the outer pack. Each scenario runs on our library and on msgpackr (whose
+// addExtension is global, so every scenario registers classes of its own) and must give the same
+// bytes.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,7 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// Sequential records (WIRE-FORMAT §1.7, §1.8): a `sequential` Packr defines each shape once per
-// stream and references it in later messages; the output decodes in order with a sequential
-// Unpackr or `unpackMultiple`. Compared byte for byte with msgpackr and decoded both ways.
+// Sequential records (docs/wire-format.md, "The decoder's structure table", "Sequential mode"): a
+// `sequential` Packr defines each shape once per stream and references it in later messages; the
+// output decodes in order with a sequential Unpackr or `unpackMultiple`. Compared byte for byte
+// with msgpackr and decoded both ways.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";

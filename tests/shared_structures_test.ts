@@ -1,9 +1,10 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// Shared structures (WIRE-FORMAT §1.4, §1.5, §2): the `structures` option with up to 32, more
-// than 32 and more than 256 shared shapes, shouldShareStructure, getStructures/saveStructures
-// with the save-conflict protocol of §2.3, and the two msgpackr two-byte-id decoder bugs that our
-// decoder fixes. Encoders are fed the same sequence of packs as msgpackr's and must write the same
-// bytes and end with the same structures.
+// Shared structures (docs/wire-format.md, "Two-byte ids", "Choosing ids", "Shared structures"): the
+// `structures` option with up to 32, more than 32 and more than 256 shared shapes,
+// shouldShareStructure, getStructures/saveStructures with the save-conflict protocol ("Saving and
+// reloading"), and the two msgpackr two-byte-id decoder bugs that our decoder fixes. Encoders are
+// fed the same sequence of packs as msgpackr's and must write the same bytes and end with the same
+// structures.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -402,7 +403,7 @@ describe("shared structures: getStructures and saveStructures", () => {
   });
 });
 
-describe("shared structures: two-byte ids (msgpackr decoder bugs, §1.4)", () => {
+describe("shared structures: two-byte ids (msgpackr decoder bugs)", () => {
   test("Unpackr({structures}) given more than 32 shared structures reads ids ≥ 0x60 (bug 1)", () => {
     const structures: Structure[] = [];
     const value = distinctShapes(40);

@@ -1,8 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// UnpackrStream, decodeIter and the resumable chunk decoder behind them (WIRE-FORMAT §7.4):
-// every value of a byte stream, in order, whatever the chunking; records, bundles and structured
-// clone across chunks; errors after the values before them; the incomplete-value bound; linear
-// work for a value arriving in many small chunks.
+// UnpackrStream, decodeIter and the resumable chunk decoder behind them (docs/wire-format.md,
+// "Stream framing and incomplete data"): every value of a byte stream, in order, whatever the
+// chunking; records, bundles and structured clone across chunks; errors after the values before
+// them; the incomplete-value bound; linear work for a value arriving in many small chunks.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -278,7 +278,8 @@ describe("UnpackrStream records, bundles and extensions across chunks", () => {
   });
 
   test("UnpackrStream decodes msgpackr's two-byte inline definitions across chunks", () => {
-    // `d5 72 64 02` defines slot 32 + 4 + 64 inline; `64 02` refers to it (WIRE-FORMAT §1.4)
+    // `d5 72 64 02` defines slot 32 + 4 + 64 inline; `64 02` refers to it (docs/wire-format.md,
+    // "Two-byte ids")
     const first = Uint8Array.from([0xd5, 0x72, 0x64, 0x02, 0x91, 0xa1, 0x61, 0x01]);
     const second = Uint8Array.from([0x64, 0x02, 0x02]);
     const third = Uint8Array.from([
@@ -520,8 +521,8 @@ describe("UnpackrStream errors", () => {
   test("UnpackrStream reports an extension whose own nested decode fails as invalid data", async () => {
     // An extension that decodes its payload with `unpack`: a payload that is itself truncated is
     // bad data inside a complete value, not a value waiting for more bytes. msgpackr clears
-    // `incomplete` on such errors (WIRE-FORMAT §7.4); otherwise a stream would wait for bytes
-    // that cannot help and hold back every later value.
+    // `incomplete` on such errors (docs/wire-format.md, "Stream framing and incomplete data");
+    // otherwise a stream would wait for bytes that cannot help and hold back every later value.
     class Box {
       constructor(public inner: Uint8Array) {}
     }

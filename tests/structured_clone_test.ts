@@ -1,7 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // structuredClone: ext "i" (0x69, "the next value is object #id") and "p" (0x70, "object #id
-// again"), WIRE-FORMAT §4.1. Ids count from 1 in order of first back-reference; the "i" markers
-// are inserted before first occurrences after the value is written.
+// again"), docs/wire-format.md, "References and cycles". Ids count from 1 in order of first
+// back-reference; the "i" markers are inserted before first occurrences after the value is written.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as msgpackr from "msgpackr";
@@ -342,7 +342,7 @@ describe("structuredClone references", () => {
 
   test("Unpackr.unpack() returns {} for an Error that is its own cause, as msgpackr", () => {
     // the "i" placeholder of an Error is a plain object; an Error has no enumerable properties to
-    // copy into it (WIRE-FORMAT §4.1 quirk)
+    // copy into it (a quirk: docs/wire-format.md, "References and cycles")
     const error: Any = new Error("loop");
     error.cause = error;
     const hexBytes = sameBytes(error, CLONE);

@@ -3,7 +3,10 @@
 import { Packr } from "../../no_eval.ts";
 import { concatBytes } from "../../_core/bytes.ts";
 
-/** `d4 72 40` ⟨keys⟩ ⟨values⟩: one record defining slot 0 (WIRE-FORMAT §1.2), written by hand. */
+/**
+ * `d4 72 40` ⟨keys⟩ ⟨values⟩: one record defining slot 0 (docs/wire-format.md, "Inline
+ * definitions"), written by hand.
+ */
 export function recordBytes(keys: readonly string[], values: readonly unknown[]): Uint8Array {
   const plain = new Packr({ useRecords: false });
   return concatBytes([
