@@ -50,6 +50,13 @@ const MIN_PIECE = 1024;
  */
 export interface UnpackrStreamOptions extends UnpackrOptions {
   /**
+   * Decodes with this Unpackr (its options, structures and extensions), as msgpackr's
+   * `unpackr` option: the other Unpackr options are then not used. Record definitions carry from
+   * chunk to chunk only when it keeps them (`sequential: true`, or a structures table), as in
+   * msgpackr.
+   */
+  unpackr?: Unpackr;
+  /**
    * Most bytes held for a value that is not complete yet (it spans chunks). A value that needs
    * more errors the stream with a `RangeError`. `Infinity` disables the bound.
    * @default {67108864} (64 MiB)
@@ -108,7 +115,7 @@ export class ChunkDecoder {
    * @param options Unpackr options and `maxIncompleteBufferSize`.
    */
   constructor(options: UnpackrStreamOptions = {}) {
-    const { maxIncompleteBufferSize, ...unpackrOptions } = options;
+    const { maxIncompleteBufferSize, unpackr, ...unpackrOptions } = options;
     const maxHeld = maxIncompleteBufferSize ?? DEFAULT_MAX_INCOMPLETE_BUFFER_SIZE;
     if (typeof maxHeld !== "number" || !(maxHeld >= 0)) {
       throw new RangeError(
@@ -116,7 +123,7 @@ export class ChunkDecoder {
       );
     }
     this.#maxHeld = maxHeld;
-    this.#unpackr = new Unpackr({ ...unpackrOptions, sequential: true });
+    this.#unpackr = unpackr ?? new Unpackr({ ...unpackrOptions, sequential: true });
   }
 
   /** Bytes held for a value that has not ended yet. */

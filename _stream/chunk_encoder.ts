@@ -2,8 +2,9 @@
 // This module is browser compatible.
 
 // The encoder behind `PackrStream` and `encodeIter`: one Packr per stream (sequential records by
-// default, so each shape is defined once per stream), writing values one after another into an
-// arena with `useBuffer`, and handing out the packed bytes in chunks of about `coalesceBytes`.
+// default, so each shape is defined once per stream, or the one given as `packr`), writing values
+// one after another into an arena with `useBuffer`, and handing out the packed bytes in chunks of
+// about `coalesceBytes`. A given Packr keeps its own output: its results are copied instead.
 // `useBuffer` starts each value on an 8-byte boundary; the few bytes of padding are closed with
 // `copyWithin`, so a chunk is exactly the concatenated values.
 
@@ -36,6 +37,13 @@ const PACKER_HEADROOM = 0x1000;
  */
 export interface PackrStreamOptions extends PackrOptions {
   /**
+   * Packs with this Packr (its options, structures and extensions), as msgpackr's `packr`
+   * option: the other Packr options are then not used, and its `useBuffer` buffer is left to it
+   * (a value that fills a chunk goes out as `pack` returned it; smaller ones are copied into
+   * chunks). For a stream of records, give one made with `sequential: true`.
+   */
+  packr?: Packr;
+  /**
    * Values are joined into chunks of at least this many bytes, which cuts the per-chunk cost
    * of the streams and of the transport. Pending bytes never wait long: `PackrStream` sends them
    * before the next macrotask (a zero-delay timer) and when the stream closes; `encodeIter`
@@ -48,6 +56,8 @@ export interface PackrStreamOptions extends PackrOptions {
 /** Packs values and groups their bytes into chunks. */
 export class ChunkEncoder {
   readonly #packr: Packr;
+  /** The Packr was given (`packr` option): it packs on its own, and its output is copied. */
+  readonly #given: boolean;
   readonly #threshold: number;
   #arena: Uint8Array<ArrayBuffer>;
   #length = 0;
@@ -58,7 +68,7 @@ export class ChunkEncoder {
    * @param options Packr options and `coalesceBytes`.
    */
   constructor(options: PackrStreamOptions = {}) {
-    const { coalesceBytes, ...packrOptions } = options;
+    const { coalesceBytes, packr, ...packrOptions } = options;
     const threshold = coalesceBytes ?? DEFAULT_COALESCE_BYTES;
     if (typeof threshold !== "number" || !(threshold >= 0) || threshold > MAX_COALESCE_BYTES) {
       throw new RangeError(
@@ -68,11 +78,13 @@ export class ChunkEncoder {
       );
     }
     this.#threshold = threshold;
-    this.#packr = packrOptions.useRecords === false
-      ? new Packr(packrOptions)
-      : new Packr({ sequential: true, ...packrOptions });
+    this.#given = packr !== undefined;
+    this.#packr = packr ??
+      (packrOptions.useRecords === false
+        ? new Packr(packrOptions)
+        : new Packr({ sequential: true, ...packrOptions }));
     this.#arena = new Uint8Array(Math.max(threshold + PACKER_HEADROOM, 2 * PACKER_HEADROOM));
-    this.#packr.useBuffer(this.#arena);
+    if (!this.#given) this.#packr.useBuffer(this.#arena);
   }
 
   /** Bytes packed but not handed out yet. */
@@ -88,6 +100,10 @@ export class ChunkEncoder {
    */
   write(value: unknown, out: Uint8Array<ArrayBuffer>[]): void {
     const packr = this.#packr;
+    if (this.#given) {
+      this.#add(packr.pack(value), out);
+      return;
+    }
     const arena = this.#arena;
     packr.position = this.#length;
     const bytes = packr.pack(value);
@@ -105,6 +121,23 @@ export class ChunkEncoder {
     out.push(bytes);
   }
 
+  /** Adds the bytes of a value packed by a given Packr (not ours: copied, or sent as they are). */
+  #add(bytes: Uint8Array<ArrayBuffer>, out: Uint8Array<ArrayBuffer>[]): void {
+    if (this.#length + bytes.length > this.#arena.length) {
+      const pending = this.take();
+      if (pending !== null) out.push(pending);
+    }
+    if (this.#length === 0 && bytes.length >= this.#threshold) {
+      // a chunk by itself: sent as it is when it has its buffer to itself (a `pack` result)
+      const whole = bytes.byteOffset === 0 && bytes.length === bytes.buffer.byteLength;
+      out.push(whole ? bytes : bytes.slice());
+      return;
+    }
+    this.#arena.set(bytes, this.#length);
+    this.#length += bytes.length;
+    if (this.#length >= this.#threshold) out.push(this.take()!);
+  }
+
   /**
    * Hands out the pending bytes.
    *
@@ -118,7 +151,7 @@ export class ChunkEncoder {
     if (length * 4 < arena.length) return arena.slice(0, length);
     // most of the arena is used: hand it out as it is and start a new one
     this.#arena = new Uint8Array(arena.length);
-    this.#packr.useBuffer(this.#arena);
+    if (!this.#given) this.#packr.useBuffer(this.#arena);
     return arena.subarray(0, length);
   }
 }

@@ -3,8 +3,8 @@
 
 // Everything the stream entry point exports; shared by `stream.ts`, `mod.ts` and `no_eval.ts`.
 
-export { PackrStream } from "./packr_stream.ts";
-export { UnpackrStream } from "./unpackr_stream.ts";
+export { EncoderStream, PackrStream } from "./packr_stream.ts";
+export { DecoderStream, UnpackrStream } from "./unpackr_stream.ts";
 export { decodeIter, encodeIter, type StreamSource } from "./iterators.ts";
 export type { PackrStreamOptions } from "./chunk_encoder.ts";
 export type { UnpackrStreamOptions } from "./chunk_decoder.ts";

@@ -22,13 +22,18 @@ export type StreamSource<T> = Iterable<T> | AsyncIterable<T> | ReadableStream<T>
 /**
  * Packs the values of an iterable, async iterable or `ReadableStream` into MessagePack chunks,
  * with the same encoder as {@linkcode PackrStream}: records with `sequential` structures unless
- * `useRecords: false`, and values joined into chunks of about `coalesceBytes`. From a
- * synchronous source, chunks are full-size; from an asynchronous one, pending bytes are also sent
- * whenever the source has no value ready within the current macrotask.
+ * `useRecords: false`, and values joined into chunks of about `coalesceBytes`. As in msgpackr, a
+ * synchronous iterable gives a synchronous iterator (`[...encodeIter(values)]`), with full-size
+ * chunks; anything else an async one, which also sends the pending bytes whenever the source has
+ * no value ready within the current macrotask.
+ *
+ * msgpackr's `encodeIter` packs each value as a message of its own; `{ coalesceBytes: 0,
+ * sequential: false }` does the same here (the same bytes, each chunk decodable by `unpack`), and
+ * `{ coalesceBytes: 0, useRecords: false }` makes each chunk plain MessagePack.
  *
  * @param source The values.
  * @param options Packr options and `coalesceBytes`.
- * @returns An async generator of byte chunks.
+ * @returns A generator of byte chunks.
  *
  * @example Usage
  * ```ts
@@ -36,8 +41,18 @@ export type StreamSource<T> = Iterable<T> | AsyncIterable<T> | ReadableStream<T>
  * import assert from "node:assert/strict";
  *
  * const rows = [{ id: 1, ok: true }, { id: 2, ok: false }];
- * const chunks = await Array.fromAsync(encodeIter(rows));
- * assert.deepEqual(await Array.fromAsync(decodeIter(chunks)), rows);
+ * const chunks = [...encodeIter(rows)];
+ * assert.deepEqual([...decodeIter(chunks)], rows);
+ * ```
+ *
+ * @example One standalone message per value, as msgpackr's encodeIter
+ * ```ts
+ * import { encodeIter, unpack } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const rows = [{ id: 1 }, { id: 2 }];
+ * const chunks = [...encodeIter(rows, { coalesceBytes: 0, sequential: false })];
+ * assert.deepEqual(chunks.map((chunk) => unpack(chunk)), rows);
  * ```
  *
  * @example A request body from an async generator
@@ -54,18 +69,97 @@ export type StreamSource<T> = Iterable<T> | AsyncIterable<T> | ReadableStream<T>
  * assert.equal(bytes[0], 0xde); // a map16: plain MessagePack
  * ```
  */
-export async function* encodeIter(
+export function encodeIter(
+  source: Iterable<unknown>,
+  options?: PackrStreamOptions,
+): Generator<Uint8Array<ArrayBuffer>, void, undefined>;
+/**
+ * Packs the values of an async iterable or `ReadableStream` into MessagePack chunks.
+ *
+ * @param source The values.
+ * @param options Packr options and `coalesceBytes`.
+ * @returns An async generator of byte chunks.
+ */
+export function encodeIter(
+  source: AsyncIterable<unknown> | ReadableStream<unknown>,
+  options?: PackrStreamOptions,
+): AsyncGenerator<Uint8Array<ArrayBuffer>, void, undefined>;
+/**
+ * Packs the values of any source into MessagePack chunks: a synchronous generator for an
+ * iterable, an async one otherwise.
+ *
+ * @param source The values.
+ * @param options Packr options and `coalesceBytes`.
+ * @returns A generator of byte chunks.
+ */
+export function encodeIter(
+  source: StreamSource<unknown>,
+  options?: PackrStreamOptions,
+):
+  | Generator<Uint8Array<ArrayBuffer>, void, undefined>
+  | AsyncGenerator<Uint8Array<ArrayBuffer>, void, undefined>;
+export function encodeIter(
   source: StreamSource<unknown>,
   options: PackrStreamOptions = {},
+):
+  | Generator<Uint8Array<ArrayBuffer>, void, undefined>
+  | AsyncGenerator<Uint8Array<ArrayBuffer>, void, undefined> {
+  return isIterable(source) ? encodeSync(source, options) : encodeAsync(source, options);
+}
+
+function* encodeSync(
+  source: Iterable<unknown>,
+  options: PackrStreamOptions,
+): Generator<Uint8Array<ArrayBuffer>, void, undefined> {
+  const encoder = new ChunkEncoder(options);
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  for (const value of source) {
+    try {
+      encoder.write(value, chunks);
+    } catch (error) {
+      // the values before the bad one are still sent
+      const pending = encoder.take();
+      if (pending !== null) yield pending;
+      throw error;
+    }
+    if (chunks.length > 0) {
+      for (let i = 0; i < chunks.length; i++) yield chunks[i];
+      chunks.length = 0;
+    }
+  }
+  const rest = encoder.take();
+  if (rest !== null) yield rest;
+}
+
+async function* encodeAsync(
+  source: AsyncIterable<unknown> | ReadableStream<unknown>,
+  options: PackrStreamOptions,
 ): AsyncGenerator<Uint8Array<ArrayBuffer>, void, undefined> {
   const encoder = new ChunkEncoder(options);
   const chunks: Uint8Array<ArrayBuffer>[] = [];
-  if (isIterable(source)) {
-    for (const value of source) {
+  const iterator = asyncIteratorOf(source);
+  const tick = new MacrotaskTick();
+  let done = false;
+  try {
+    for (;;) {
+      const next = iterator.next();
+      let step: IteratorResult<unknown>;
+      if (encoder.pendingBytes > 0) {
+        // send the pending bytes unless the next value arrives within this macrotask
+        const first = await Promise.race([next, tick.promise()]);
+        if (first === TICK) {
+          yield encoder.take()!;
+          step = await next;
+        } else {
+          step = first as IteratorResult<unknown>;
+        }
+      } else {
+        step = await next;
+      }
+      if (step.done) break;
       try {
-        encoder.write(value, chunks);
+        encoder.write(step.value, chunks);
       } catch (error) {
-        // the values before the bad one are still sent
         const pending = encoder.take();
         if (pending !== null) yield pending;
         throw error;
@@ -75,44 +169,10 @@ export async function* encodeIter(
         chunks.length = 0;
       }
     }
-  } else {
-    const iterator = asyncIteratorOf(source);
-    const tick = new MacrotaskTick();
-    let done = false;
-    try {
-      for (;;) {
-        const next = iterator.next();
-        let step: IteratorResult<unknown>;
-        if (encoder.pendingBytes > 0) {
-          // send the pending bytes unless the next value arrives within this macrotask
-          const first = await Promise.race([next, tick.promise()]);
-          if (first === TICK) {
-            yield encoder.take()!;
-            step = await next;
-          } else {
-            step = first as IteratorResult<unknown>;
-          }
-        } else {
-          step = await next;
-        }
-        if (step.done) break;
-        try {
-          encoder.write(step.value, chunks);
-        } catch (error) {
-          const pending = encoder.take();
-          if (pending !== null) yield pending;
-          throw error;
-        }
-        if (chunks.length > 0) {
-          for (let i = 0; i < chunks.length; i++) yield chunks[i];
-          chunks.length = 0;
-        }
-      }
-      done = true;
-    } finally {
-      tick.cancel();
-      if (!done) await iterator.return?.();
-    }
+    done = true;
+  } finally {
+    tick.cancel();
+    if (!done) await iterator.return?.();
   }
   const rest = encoder.take();
   if (rest !== null) yield rest;
@@ -122,14 +182,15 @@ export async function* encodeIter(
  * Decodes the MessagePack values of a byte stream given as an iterable, async iterable or
  * `ReadableStream` of chunks (any `BufferSource`), with the same resumable decoder as
  * {@linkcode UnpackrStream}: any chunking, record definitions carried from value to value,
- * linear time for values spanning many chunks, `maxIncompleteBufferSize`. Errors are thrown
- * after the values decoded before them have been yielded; a source that ends inside a value
- * throws an `IncompleteDataError`.
+ * linear time for values spanning many chunks, `maxIncompleteBufferSize`. As in msgpackr, a
+ * synchronous iterable of chunks gives a synchronous iterator (`[...decodeIter(chunks)]`),
+ * anything else an async one. Errors are thrown after the values decoded before them have been
+ * yielded; a source that ends inside a value throws an `IncompleteDataError`.
  *
  * @typeParam T The type of the decoded values (not checked).
  * @param source The byte chunks.
  * @param options Unpackr options and `maxIncompleteBufferSize`.
- * @returns An async generator of the values.
+ * @returns A generator of the values.
  *
  * @example Usage
  * ```ts
@@ -140,7 +201,7 @@ export async function* encodeIter(
  * const bytes = [...packr.pack({ x: 1 }), ...packr.pack({ x: 2 })];
  * // one byte per chunk
  * const chunks = bytes.map((byte) => new Uint8Array([byte]));
- * assert.deepEqual(await Array.fromAsync(decodeIter(chunks)), [{ x: 1 }, { x: 2 }]);
+ * assert.deepEqual([...decodeIter(chunks)], [{ x: 1 }, { x: 2 }]);
  * ```
  *
  * @example Reading a fetch response
@@ -154,15 +215,79 @@ export async function* encodeIter(
  * assert.deepEqual(values, ["a", "b"]);
  * ```
  */
-export async function* decodeIter<T = unknown>(
+export function decodeIter<T = unknown>(
+  source: Iterable<MessagePackSource>,
+  options?: UnpackrStreamOptions,
+): Generator<T, void, undefined>;
+/**
+ * Decodes the MessagePack values of an async iterable or `ReadableStream` of chunks.
+ *
+ * @typeParam T The type of the decoded values (not checked).
+ * @param source The byte chunks.
+ * @param options Unpackr options and `maxIncompleteBufferSize`.
+ * @returns An async generator of the values.
+ */
+export function decodeIter<T = unknown>(
+  source: AsyncIterable<MessagePackSource> | ReadableStream<MessagePackSource>,
+  options?: UnpackrStreamOptions,
+): AsyncGenerator<T, void, undefined>;
+/**
+ * Decodes the MessagePack values of any source of chunks: a synchronous generator for an
+ * iterable, an async one otherwise.
+ *
+ * @typeParam T The type of the decoded values (not checked).
+ * @param source The byte chunks.
+ * @param options Unpackr options and `maxIncompleteBufferSize`.
+ * @returns A generator of the values.
+ */
+export function decodeIter<T = unknown>(
+  source: StreamSource<MessagePackSource>,
+  options?: UnpackrStreamOptions,
+): Generator<T, void, undefined> | AsyncGenerator<T, void, undefined>;
+export function decodeIter<T = unknown>(
   source: StreamSource<MessagePackSource>,
   options: UnpackrStreamOptions = {},
+): Generator<T, void, undefined> | AsyncGenerator<T, void, undefined> {
+  return isIterable(source) ? decodeSync<T>(source, options) : decodeAsync<T>(source, options);
+}
+
+function* decodeSync<T>(
+  source: Iterable<MessagePackSource>,
+  options: UnpackrStreamOptions,
+): Generator<T, void, undefined> {
+  const decoder = new ChunkDecoder(options);
+  const values: unknown[] = [];
+  let failure: unknown;
+  let failed = false;
+  for (const chunk of source) {
+    try {
+      decoder.push(chunkBytes(chunk), values);
+    } catch (error) {
+      failed = true;
+      failure = error;
+    }
+    for (let i = 0; i < values.length; i++) yield values[i] as T;
+    values.length = 0;
+    if (failed) throw failure;
+  }
+  try {
+    decoder.end(values);
+  } catch (error) {
+    failed = true;
+    failure = error;
+  }
+  for (let i = 0; i < values.length; i++) yield values[i] as T;
+  values.length = 0;
+  if (failed) throw failure;
+}
+
+async function* decodeAsync<T>(
+  source: AsyncIterable<MessagePackSource> | ReadableStream<MessagePackSource>,
+  options: UnpackrStreamOptions,
 ): AsyncGenerator<T, void, undefined> {
   const decoder = new ChunkDecoder(options);
   const values: unknown[] = [];
-  const chunks = isIterable(source)
-    ? source
-    : { [Symbol.asyncIterator]: () => asyncIteratorOf(source) };
+  const chunks = { [Symbol.asyncIterator]: () => asyncIteratorOf(source) };
   let failure: unknown;
   let failed = false;
   for await (const chunk of chunks) {
@@ -191,22 +316,18 @@ function isIterable<T>(source: StreamSource<T>): source is Iterable<T> {
   return typeof (source as Iterable<T>)[Symbol.iterator] === "function";
 }
 
-/** An async iterator over a source; a `ReadableStream` without async iteration is read directly. */
-function asyncIteratorOf<T>(source: StreamSource<T>): AsyncIterator<T> {
+/**
+ * An async iterator over a source that is not synchronously iterable; a `ReadableStream` without
+ * async iteration is read directly.
+ */
+function asyncIteratorOf<T>(source: AsyncIterable<T> | ReadableStream<T>): AsyncIterator<T> {
   if (typeof (source as AsyncIterable<T>)[Symbol.asyncIterator] === "function") {
     return (source as AsyncIterable<T>)[Symbol.asyncIterator]();
-  }
-  if (typeof (source as Iterable<T>)[Symbol.iterator] === "function") {
-    return toAsyncIterator((source as Iterable<T>)[Symbol.iterator]());
   }
   if (typeof (source as ReadableStream<T>).getReader === "function") {
     return readerIterator((source as ReadableStream<T>).getReader());
   }
   throw new TypeError("Source must be an iterable, an async iterable or a ReadableStream");
-}
-
-async function* toAsyncIterator<T>(iterator: Iterator<T>): AsyncGenerator<T, void, undefined> {
-  for (let step = iterator.next(); !step.done; step = iterator.next()) yield step.value;
 }
 
 /**

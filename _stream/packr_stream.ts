@@ -8,8 +8,9 @@ import { errorWhenDrained } from "./drain.ts";
  * A `TransformStream` that packs each value written to it and emits MessagePack bytes: the
  * Web Streams counterpart of msgpackr's Node `PackrStream`, for Deno, Bun, Node and browsers.
  *
- * Objects are written as records with `sequential` structures (unless `useRecords: false`), so
- * each shape is defined once per stream and referenced afterwards; decode the bytes in order with
+ * Objects are written as records with `sequential` structures (unless `useRecords: false`, or
+ * as the Packr given as `packr` writes them, as in msgpackr), so each shape is defined once per
+ * stream and referenced afterwards; decode the bytes in order with
  * {@linkcode UnpackrStream}, {@linkcode decodeIter}, or msgpackr's `UnpackrStream`. With
  * `useRecords: false` the output is plain MessagePack that any decoder reads as a sequence.
  *
@@ -130,3 +131,29 @@ export class PackrStream extends TransformStream<unknown, Uint8Array<ArrayBuffer
     }
   }
 }
+
+/**
+ * Alias of {@linkcode PackrStream} (the same class), msgpackr's other name for it.
+ * @example Usage
+ * ```ts
+ * import { EncoderStream, PackrStream } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(EncoderStream, PackrStream);
+ * const stream: EncoderStream = new EncoderStream({ useRecords: false });
+ * assert.ok(stream instanceof TransformStream);
+ * ```
+ */
+export const EncoderStream: typeof PackrStream = PackrStream;
+/**
+ * Alias of {@linkcode PackrStream}, as a type.
+ * @example Usage
+ * ```ts
+ * import { type EncoderStream, PackrStream } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const stream: EncoderStream = new PackrStream();
+ * assert.ok(stream instanceof PackrStream);
+ * ```
+ */
+export type EncoderStream = PackrStream;

@@ -11,8 +11,9 @@ import type { MessagePackSource } from "../_decode/unpackr.ts";
  * one chunk, empty chunks. The Web Streams counterpart of msgpackr's Node `UnpackrStream`:
  * `response.body.pipeThrough(new UnpackrStream())`.
  *
- * One sequential Unpackr decodes the whole stream, so record structures defined by an earlier
- * value (as {@linkcode PackrStream} and msgpackr's streams write them) are known to later ones.
+ * One sequential Unpackr decodes the whole stream (or the one given as `unpackr`, as in
+ * msgpackr), so record structures defined by an earlier value (as {@linkcode PackrStream} and
+ * msgpackr's streams write them) are known to later ones.
  * `null` and `undefined` values are emitted as they are. Binary values are views of the chunks
  * (of a copy, for a value that spanned chunks) unless `copyBuffers` is set.
  *
@@ -120,3 +121,32 @@ export class UnpackrStream<T = unknown> extends TransformStream<MessagePackSourc
     return errorWhenDrained(controller, error);
   }
 }
+
+/**
+ * Alias of {@linkcode UnpackrStream} (the same class), msgpackr's other name for it.
+ * @example Usage
+ * ```ts
+ * import { DecoderStream, pack, UnpackrStream } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(DecoderStream, UnpackrStream);
+ * const values = await Array.fromAsync(
+ *   ReadableStream.from([pack(1), pack(2)]).pipeThrough(new DecoderStream()),
+ * );
+ * assert.deepEqual(values, [1, 2]);
+ * ```
+ */
+export const DecoderStream: typeof UnpackrStream = UnpackrStream;
+/**
+ * Alias of {@linkcode UnpackrStream}, as a type.
+ * @typeParam T The type of the decoded values.
+ * @example Usage
+ * ```ts
+ * import { type DecoderStream, UnpackrStream } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const stream: DecoderStream<number> = new UnpackrStream<number>();
+ * assert.ok(stream instanceof UnpackrStream);
+ * ```
+ */
+export type DecoderStream<T = unknown> = UnpackrStream<T>;

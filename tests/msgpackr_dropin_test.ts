@@ -47,10 +47,7 @@ const TYPE_NAMES = new Set(["Options", "Extension"]);
 
 describe("exports a msgpackr import needs", () => {
   test("every name msgpackr's main entry exports is exported by ours", () => {
-    const later = ["EncoderStream", "DecoderStream"];
-    const missing = Object.keys(msgpackr).filter((name) =>
-      !(name in ours) && !later.includes(name)
-    );
+    const missing = Object.keys(msgpackr).filter((name) => !(name in ours));
     assert.deepEqual(missing, []);
   });
 
@@ -583,6 +580,12 @@ describe("differences kept on purpose", () => {
     assert.equal(theirs, null);
     // raise it where such input is expected
     assert.deepEqual(new Unpackr({ maxDepth: 2000 }).unpack(deep), msgpackr.unpack(deep));
+    // packing too
+    let value: unknown = null;
+    for (let level = 0; level < 1100; level++) value = [value];
+    assert.equal(hex(msgpackr.pack(value)), hex(deep));
+    assert.throws(() => ours.pack(value), RangeError);
+    assert.equal(hex(new Packr({ useRecords: false, maxDepth: 2000 }).pack(value)), hex(deep));
   });
 
   test("errors are DecodeError / IncompleteDataError with the offset in the message", () => {
@@ -592,6 +595,7 @@ describe("differences kept on purpose", () => {
       assert.ok(error instanceof ours.IncompleteDataError);
       assert.ok(error instanceof ours.DecodeError && error instanceof SyntaxError);
       assert.equal(error.incomplete, true);
+      assert.equal(error.missingBytes, 1);
       assert.match(error.message, /^Unexpected end of MessagePack data at offset 2/);
       return true;
     });
@@ -655,5 +659,112 @@ describe("differences kept on purpose", () => {
     assert.equal("cause" in theirs, true); // `cause: undefined`
     const withCause = new Error("y", { cause: 7 });
     assert.equal(packrs[0].unpack(packrs[0].pack(withCause)).cause, 7);
+  });
+});
+
+describe("stream options packr and unpackr", () => {
+  class Point57 {
+    constructor(public x: number, public y: number) {}
+  }
+  const extension: Extension<Point57> = {
+    Class: Point57,
+    type: 57,
+    write: (point) => [point.x, point.y],
+    read: ([x, y]: [number, number]) => new Point57(x, y),
+  };
+  msgpackr.addExtension(extension as Any);
+  const values = [{ id: 1, at: new Point57(1, 2) }, { id: 2, at: new Point57(3, 4) }, "end"];
+
+  test("new PackrStream({ packr }) packs with the instance given, as msgpackr", async () => {
+    const packr = new Packr({ structures: [["id", "at"]], sequential: true });
+    packr.addExtension(extension);
+    const theirPackr = new msgpackr.Packr({ structures: [["id", "at"]], sequential: true });
+    const theirs = await theirStreamChunks(values, { packr: theirPackr });
+    const oneEach = await Array.fromAsync(
+      ReadableStream.from(values).pipeThrough(new ours.PackrStream({ packr, coalesceBytes: 0 })),
+    );
+    assert.deepEqual(oneEach.map(hex), theirs.map(hex));
+    assert.equal(hex(oneEach[0]), "40 01 d4 39 00 92 01 02"); // the shared structure, the extension
+    const coalesced = await Array.fromAsync(
+      ReadableStream.from(values).pipeThrough(new ours.PackrStream({ packr })),
+    );
+    assert.equal(coalesced.length, 1);
+    assert.equal(hex(Buffer.concat(coalesced)), hex(Buffer.concat(theirs)));
+    // the instance is the one that packed: its table is the one used, and it is still usable
+    assert.deepEqual(packr.structures, [["id", "at"]]);
+    assert.equal(hex(packr.pack({ id: 3, at: new Point57(0, 0) })), "40 03 d4 39 00 92 00 00");
+  });
+
+  test("new UnpackrStream({ unpackr }) decodes with the instance given, as msgpackr", async () => {
+    const bytes = new msgpackr.Packr({ structures: [["id", "at"]], sequential: true });
+    const chunks = values.map((value) => bytes.pack(value));
+    const unpackr = new Unpackr({ structures: [["id", "at"]], sequential: true });
+    unpackr.addExtension(extension);
+    const decoded = await Array.fromAsync(
+      ReadableStream.from(chunks).pipeThrough(new ours.UnpackrStream({ unpackr })),
+    );
+    assert.deepEqual(decoded, values);
+    assert.ok((decoded[0] as { at: unknown }).at instanceof Point57);
+    const theirUnpackr = new msgpackr.Unpackr({ structures: [["id", "at"]], sequential: true });
+    const theirs = await Array.fromAsync(
+      Readable.from(chunks).pipe(new msgpackr.UnpackrStream({ unpackr: theirUnpackr } as Any)),
+    );
+    assert.deepEqual(theirs, decoded);
+    // without the instance's structures the first value does not decode
+    await assert.rejects(
+      Array.fromAsync(ReadableStream.from(chunks).pipeThrough(new ours.UnpackrStream())),
+    );
+  });
+});
+
+describe("encodeIter and decodeIter are sync for sync input", () => {
+  const values = [{ id: 1, name: "a" }, { id: 2, name: "b" }, [1, 2]];
+
+  test("[...encodeIter(values)] and [...decodeIter(chunks)], as msgpackr", () => {
+    const chunks = [...ours.encodeIter(values)];
+    assert.deepEqual([...ours.decodeIter(chunks)], values);
+    const theirs = [...(msgpackr.encodeIter as Any)(values)] as Uint8Array[];
+    assert.deepEqual([...(msgpackr.decodeIter as Any)(theirs)], values);
+    // each library reads the other's
+    assert.deepEqual([...ours.decodeIter(theirs)], values);
+    assert.deepEqual([...(msgpackr.decodeIter as Any)(chunks)], values);
+    // a generator is a sync source too
+    function* generate() {
+      yield* values;
+    }
+    const iterator = ours.encodeIter(generate());
+    assert.equal(typeof (iterator as Any)[Symbol.iterator], "function");
+    assert.deepEqual([...ours.decodeIter(iterator)], values);
+  });
+
+  test("async input gives an async iterator, in both", async () => {
+    async function* generate() {
+      yield* values;
+    }
+    const iterator = ours.encodeIter(generate());
+    assert.equal(typeof iterator[Symbol.asyncIterator], "function");
+    assert.equal(typeof (iterator as Any)[Symbol.iterator], "undefined");
+    const theirs = (msgpackr.encodeIter as Any)(generate());
+    assert.equal(typeof theirs[Symbol.asyncIterator], "function");
+    const chunks = await Array.fromAsync(iterator);
+    async function* replay() {
+      yield* chunks;
+    }
+    assert.deepEqual(await Array.fromAsync(ours.decodeIter(replay())), values);
+    assert.deepEqual(await Array.fromAsync(ours.decodeIter(ReadableStream.from(chunks))), values);
+  });
+
+  test("encodeIter takes the options that make each chunk a standalone message", () => {
+    // msgpackr's encodeIter packs each value on its own (records, not sequential)
+    const theirs = [...(msgpackr.encodeIter as Any)(values)] as Uint8Array[];
+    const standalone = [...ours.encodeIter(values, { coalesceBytes: 0, sequential: false })];
+    assert.deepEqual(standalone.map(hex), theirs.map(hex));
+    assert.deepEqual(standalone.map((chunk) => unpack(chunk)), values);
+    const theirPlain = [...(msgpackr.encodeIter as Any)(values, { useRecords: false })];
+    const plain = [...ours.encodeIter(values, { coalesceBytes: 0, useRecords: false })];
+    assert.deepEqual(plain.map(hex), theirPlain.map(hex));
+    assert.deepEqual(plain.map((chunk) => unpack(chunk)), values);
+    // by default, one sequential stream in coalesced chunks
+    assert.equal([...ours.encodeIter(values)].length, 1);
   });
 });

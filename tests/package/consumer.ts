@@ -24,7 +24,14 @@ import {
   clearSource as clearSourceFromUnpack,
   unpack as unpackOnly,
 } from "@x/msgpackr/unpack";
-import { PackrStream, UnpackrStream } from "@x/msgpackr/stream";
+import {
+  decodeIter,
+  DecoderStream,
+  encodeIter,
+  EncoderStream,
+  PackrStream,
+  UnpackrStream,
+} from "@x/msgpackr/stream";
 import { Packr as NoEvalPackr } from "@x/msgpackr/no-eval";
 
 interface User {
@@ -61,10 +68,16 @@ const all: unknown[] = decodeMultiple(pack(1));
 clearSource();
 clearSourceFromUnpack();
 const flags: [false, true] = [useRecords, mapsAsObjects];
+const syncChunks: Uint8Array[] = [...encodeIter([1, 2])];
+const syncValues: number[] = [...decodeIter<number>(syncChunks)];
+const aliases: [EncoderStream, DecoderStream] = [
+  new EncoderStream({ packr: new Packr({ sequential: true }) }),
+  new DecoderStream({ unpackr: new Unpackr({ sequential: true }) }),
+];
 if (
   again.id !== 1 || all.length !== 1 || typeof addExtensionFromUnpack !== "function" ||
   !(unpackr instanceof UnpackrFromPack) || flags[1] !== true || sharedLength === undefined ||
-  typeof assignFixed !== "function"
+  typeof assignFixed !== "function" || syncValues.length !== 2 || aliases.length !== 2
 ) {
   throw new Error("msgpackr-style code failed");
 }

@@ -5,16 +5,26 @@
 import assert from "node:assert/strict";
 import {
   addExtension,
+  clearSource,
   DecodeError,
   IncompleteDataError,
+  mapsAsObjects,
   pack,
   Packr,
   unpack,
   Unpackr,
+  useRecords,
 } from "@x/msgpackr";
 import * as packEntry from "@x/msgpackr/pack";
 import * as unpackEntry from "@x/msgpackr/unpack";
-import { decodeIter, encodeIter, PackrStream, UnpackrStream } from "@x/msgpackr/stream";
+import {
+  decodeIter,
+  DecoderStream,
+  encodeIter,
+  EncoderStream,
+  PackrStream,
+  UnpackrStream,
+} from "@x/msgpackr/stream";
 import * as noEval from "@x/msgpackr/no-eval";
 import { fetchValue, HttpError, readBody, respond } from "@x/msgpackr/http";
 
@@ -73,6 +83,24 @@ check(
     assert.deepEqual(unpack(bytes), value);
   },
 );
+
+check("code written for msgpackr runs as written", () => {
+  const { pack: packDetached, unpack: unpackDetached } = new Packr({ structures: [] });
+  assert.deepEqual(unpackDetached(packDetached({ a: 1 })), { a: 1 });
+  assert.equal(useRecords, false);
+  assert.equal(mapsAsObjects, true);
+  clearSource();
+  unpackEntry.clearSource();
+  assert.equal(unpackEntry.addExtension, addExtension);
+  assert.equal(packEntry.Unpackr, Unpackr);
+  assert.equal(EncoderStream, PackrStream);
+  assert.equal(DecoderStream, UnpackrStream);
+  assert.deepEqual([...decodeIter([...encodeIter([1, "two"])])], [1, "two"]);
+  const packr = new Packr({ useRecords: false });
+  packr.useFloat32 = 1; // ALWAYS
+  assert.equal(hex(packr.pack(1.5)), "ca 3f c0 00 00");
+  assert.throws(() => (packr.useRecords = true), TypeError);
+});
 
 const rows = Array.from({ length: 1000 }, (_, id) => ({
   id,
