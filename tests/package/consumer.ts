@@ -16,6 +16,7 @@ import { pack as packOnly } from "@x/msgpackr/pack";
 import { unpack as unpackOnly } from "@x/msgpackr/unpack";
 import { PackrStream, UnpackrStream } from "@x/msgpackr/stream";
 import { Packr as NoEvalPackr } from "@x/msgpackr/no-eval";
+import { HttpError, negotiate, respond } from "@x/msgpackr/http";
 
 interface User {
   id: number;
@@ -35,6 +36,8 @@ const noEvalCopy = new NoEvalPackr().unpack(new NoEvalPackr().pack(user)) as Use
 const encoder: TransformStream<unknown, Uint8Array> = new PackrStream();
 const decoder: TransformStream<Uint8Array, unknown> = new UnpackrStream();
 const error: SyntaxError = new DecodeError("Unexpected byte", 0);
+const response: Response = respond(new Request("http://localhost/"), user);
+const status: number = new HttpError(415, "Unsupported Content-Type").status;
 
 // the declarations are real types, not `any`:
 // @ts-expect-error: unknown option names are type errors
@@ -42,7 +45,10 @@ new Packr({ notAnOption: true });
 // @ts-expect-error: pack() returns a Uint8Array
 const text: string = pack(1);
 
-if (copy.name !== "ann" || viaEntries.id !== 1 || noEvalCopy.id !== 1) {
+if (
+  copy.name !== "ann" || viaEntries.id !== 1 || noEvalCopy.id !== 1 || status !== 415 ||
+  response.headers.get("content-type") !== negotiate(null)
+) {
   throw new Error("Round trip failed");
 }
 console.log(
