@@ -4,7 +4,7 @@
 import { DecodeError } from "../_core/errors.ts";
 import type { UnpackrOptions } from "../_core/options.ts";
 import { Unpackr } from "../_decode/unpackr.ts";
-import type { UnpackrStreamOptions } from "../_stream/chunk_decoder.ts";
+import { BUFFER_LIMIT_MESSAGE, type UnpackrStreamOptions } from "../_stream/chunk_decoder.ts";
 import { decodeIter } from "../_stream/iterators.ts";
 import { HttpError } from "./http_error.ts";
 import { decodeUtf8, jsonLines } from "./json.ts";
@@ -161,7 +161,7 @@ function malformed(kind: BodyKind, error: unknown): unknown {
   if (error instanceof HttpError) return error;
   if (
     error instanceof DecodeError &&
-    error.message.startsWith("Maximum incomplete buffer size exceeded")
+    error.message.startsWith(BUFFER_LIMIT_MESSAGE)
   ) {
     return new HttpError(413, `Body value too large: ${error.message}`, { cause: error });
   }

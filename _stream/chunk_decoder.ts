@@ -28,6 +28,9 @@ import { COMPLETE, NEED_MORE, ValueScanner } from "./value_scanner.ts";
 /** Default bound on the bytes held for an incomplete value: 64 MiB, as msgpackr. */
 export const DEFAULT_MAX_INCOMPLETE_BUFFER_SIZE = 0x4000000;
 
+/** How the error for a value over `maxIncompleteBufferSize` begins (`_http/` maps it to 413). */
+export const BUFFER_LIMIT_MESSAGE = "Maximum incomplete buffer size exceeded";
+
 /** Least number of bytes copied from a chunk at a time while a held value is being scanned. */
 const MIN_PIECE = 1024;
 
@@ -58,7 +61,8 @@ export interface UnpackrStreamOptions extends UnpackrOptions {
   unpackr?: Unpackr;
   /**
    * Most bytes held for a value that is not complete yet (it spans chunks). A value that needs
-   * more errors the stream with a `RangeError`. `Infinity` disables the bound.
+   * more errors the stream with a `DecodeError` ("Maximum incomplete buffer size exceeded").
+   * `Infinity` disables the bound.
    * @default {67108864} (64 MiB)
    */
   maxIncompleteBufferSize?: number;
@@ -331,7 +335,7 @@ export class ChunkDecoder {
   #exceeded(): never {
     this.#held = null;
     throw new DecodeError(
-      `Maximum incomplete buffer size exceeded: the value at offset ${this.#heldStart} needs more than ${this.#maxHeld} bytes (maxIncompleteBufferSize)`,
+      `${BUFFER_LIMIT_MESSAGE}: the value at offset ${this.#heldStart} needs more than ${this.#maxHeld} bytes (maxIncompleteBufferSize)`,
       this.#heldStart,
     );
   }

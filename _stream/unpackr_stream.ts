@@ -19,7 +19,7 @@ import type { MessagePackSource } from "../_decode/unpackr.ts";
  *
  * A value arriving in many small chunks is decoded once, in time linear in its size. At most
  * `maxIncompleteBufferSize` bytes (64 MiB by default) are held for a value that spans chunks;
- * beyond that the stream errors with a `RangeError`. Malformed bytes error the stream with the
+ * beyond that the stream errors with a `DecodeError`. Malformed bytes error the stream with the
  * decoder's `DecodeError`, and a stream that ends inside a value errors with an
  * `IncompleteDataError`; in both cases every value decoded before is delivered first.
  *

@@ -33,6 +33,7 @@ import {
   UnpackrStream,
 } from "@x/msgpackr/stream";
 import { Packr as NoEvalPackr } from "@x/msgpackr/no-eval";
+import { HttpError, negotiate, respond } from "@x/msgpackr/http";
 
 interface User {
   id: number;
@@ -52,6 +53,8 @@ const noEvalCopy = new NoEvalPackr().unpack(new NoEvalPackr().pack(user)) as Use
 const encoder: TransformStream<unknown, Uint8Array> = new PackrStream();
 const decoder: TransformStream<Uint8Array, unknown> = new UnpackrStream();
 const error: SyntaxError = new DecodeError("Unexpected byte", 0);
+const response: Response = respond(new Request("http://localhost/"), user);
+const status: number = new HttpError(415, "Unsupported Content-Type").status;
 
 // code written for msgpackr: detached methods, options on the instance, structures
 const msgpackrOptions: Options = { structures: [], trusted: true };
@@ -88,7 +91,10 @@ new Packr({ notAnOption: true });
 // @ts-expect-error: pack() returns a Uint8Array
 const text: string = pack(1);
 
-if (copy.name !== "ann" || viaEntries.id !== 1 || noEvalCopy.id !== 1) {
+if (
+  copy.name !== "ann" || viaEntries.id !== 1 || noEvalCopy.id !== 1 || status !== 415 ||
+  response.headers.get("content-type") !== negotiate(null)
+) {
   throw new Error("Round trip failed");
 }
 console.log(

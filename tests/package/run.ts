@@ -72,7 +72,12 @@ try {
   await step("npm pack builds and packs the package", async () => {
     await run("npm", ["pack", "--pack-destination", temp], root);
     const listing = (await run("tar", ["-tzf", tarball], temp)).split("\n").filter(Boolean);
-    for (const file of ["mod", "pack", "unpack", "stream", "no_eval"]) {
+    // every entry of deno.json's exports, built for npm
+    const denoJson = JSON.parse(await Deno.readTextFile(`${root}deno.json`));
+    const entries = Object.values(denoJson.exports as Record<string, string>)
+      .map((file) => file.replace(/^\.\//, "").replace(/\.ts$/, ""));
+    assert.ok(entries.includes("http"), "deno.json exports ./http");
+    for (const file of entries) {
       assert.ok(listing.includes(`package/dist/npm/${file}.js`), `${file}.js is packed`);
       assert.ok(listing.includes(`package/dist/npm/${file}.d.ts`), `${file}.d.ts is packed`);
     }
