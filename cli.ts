@@ -2,33 +2,39 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 
 /**
- * `msgpackr`, a command line tool that makes MessagePack payloads readable: `decode` turns
- * MessagePack (one value or a sequence) into JSON, `encode` turns JSON or NDJSON back into
- * MessagePack, and `inspect` prints an annotated dump of the bytes — offset, hex, wire type and
- * value of every item, record ids with their field names, msgpackr's extensions by name — that
- * stops at the exact offset where truncated or malformed input breaks.
+ * `msgpackr`, a command line tool that makes MessagePack payloads readable, whoever wrote them
+ * (msgpackr, Python, Go, Java…): `fetch URL` requests an endpoint and prints the MessagePack
+ * body as JSON, `decode` turns MessagePack (one value or a sequence; `--hex` or `--base64` for
+ * a dump copied from a log) into JSON, `inspect` prints an annotated dump of the bytes — offset,
+ * hex, wire type and value of every item, record ids with their field names, msgpackr's
+ * extensions by name — that stops at the exact offset where truncated or malformed input
+ * breaks, and `encode` turns JSON back into MessagePack.
  *
  * ```sh
- * deno run --allow-read jsr:@x/msgpackr/cli decode payload.bin
- * npx @x/msgpackr inspect --structures structures.json payload.bin
- * bunx @x/msgpackr decode --ndjson stream.bin | bunx @x/msgpackr encode > copy.bin
+ * deno install -g --allow-read --allow-net -n msgpackr jsr:@x/msgpackr/cli
+ * msgpackr fetch http://localhost:8080/orders/42
+ * msgpackr decode --base64 < dump.txt
+ * npx @x/msgpackr inspect payload.bin
+ * bunx @x/msgpackr decode --exact payload.bin | bunx @x/msgpackr encode > copy.bin
  * ```
  *
- * Input is a file argument or standard input; only data goes to standard output, messages go
- * to standard error. Exit status: 0 on success, 1 when the input cannot be decoded or encoded
- * (the message gives the offset of the bad byte), 2 on a usage error. `--help` lists the
- * options: `--ndjson`, `--records` / `--no-records`, `--structures FILE`, `--sequential`,
- * `--float32 MODE` and `--bundle-strings`, which behave like the library options of the same
- * names.
+ * Only data goes to standard output, messages go to standard error. Exit status: 0 on success,
+ * 1 when the input cannot be read, decoded or encoded (the message gives the offset of the bad
+ * byte) or `fetch` gets a status other than 2xx, 2 on a usage error. Under Deno, `fetch` needs
+ * `--allow-net` and reading files `--allow-read`. `--help` lists the options.
  *
- * `decode` writes plain JSON wherever JSON says everything, and a tag object
- * `{"$msgpack": NAME, ...}` for the rest: `bigint`, `bin`, `date`, `timestamp`, `undefined`,
- * `c1`, `map` (a Map, or maps whose keys are not strings), `set`, `error`, `regexp`, `typed`,
- * `id` / `ref` (structured clone), `ext` (any other extension), numbers in a wire format other
- * than the one a Packr picks (`float64` 1.0, `float32`, `uint16`, `uint64`…), headers that are
- * not the smallest (`"header": "str16"`), and `object` for an object that has a `$msgpack` key
- * of its own. `encode` reads the tags back, so `decode | encode` with the same options gives
- * the same bytes. The functions below do the same work in a program.
+ * `decode` and `fetch` print, by default, the JSON the sending service would print: a map with
+ * string keys is an object, integers have all their digits (`5000000000`,
+ * `18446744073709551615`), floats stay floats (`1.0`), `nil` is `null`, records are objects.
+ * What JSON cannot show is a tag object `{"$msgpack": NAME, ...}`: `bin` and `ext` (base64),
+ * `timestamp` (ISO text to the nanosecond), `map` with `entries` (keys that are not all strings,
+ * or repeat), `float64` / `float32` with `"NaN"`, `"Infinity"` or `"-Infinity"`, `undefined`,
+ * `str` with `base64` (bytes that are not UTF-8), and msgpackr's `set`, `error`, `regexp`,
+ * `typed`, `id` / `ref`, `c1`, `object`.
+ *
+ * With `exact: true` (`--exact`) they print how every item was written instead — integer widths
+ * (`uint16`, `uint64`…), headers that are not the smallest, fixmaps, float32 — so that `encode`
+ * gives back the same bytes. The functions below do the same work in a program.
  *
  * @example Usage
  * ```ts
@@ -37,18 +43,23 @@
  * import assert from "node:assert/strict";
  *
  * const bytes = pack({ id: 7n, data: new Uint8Array([1, 2]) });
- * const json = decodeToJson(bytes, { ndjson: true });
  * assert.equal(
- *   json,
+ *   decodeToJson(bytes, { ndjson: true }),
+ *   '{"id":7,"data":{"$msgpack":"bin","base64":"AQI="}}\n',
+ * );
+ * const exact = decodeToJson(bytes, { ndjson: true, exact: true });
+ * assert.equal(
+ *   exact,
  *   '{"id":{"$msgpack":"bigint","value":"7"},"data":{"$msgpack":"bin","base64":"AQI="}}\n',
  * );
- * assert.deepEqual(encodeFromJson(json), bytes);
+ * assert.deepEqual(encodeFromJson(exact), bytes);
  * ```
  *
  * @module
  */
 
 import { type CliArguments, parseArguments, USAGE, UsageError } from "./_cli/args.ts";
+import { buildRequest, runFetch } from "./_cli/fetch.ts";
 import { inspectLines, lowerFirst } from "./_cli/inspect.ts";
 import {
   BrokenPipe,
@@ -59,7 +70,10 @@ import {
   setExitCode,
 } from "./_cli/io.ts";
 import { JsonInputError, lineAndColumn, parseJsonSequence, printJson } from "./_cli/json.ts";
+import { PlainConverter } from "./_cli/plain_json.ts";
 import { TaggedConverter } from "./_cli/tagged_json.ts";
+import { parseBase64Dump, parseHexDump, toBase64, toHex } from "./_cli/text.ts";
+import type { ConverterFactory } from "./_cli/value_stream.ts";
 import { WireWalker } from "./_cli/wire.ts";
 import { TaggedWriter } from "./_cli/writer.ts";
 import { DecodeError } from "./_core/errors.ts";
@@ -81,17 +95,23 @@ export type { Structure } from "./_core/options.ts";
  * import { Packr } from "@x/msgpackr";
  * import assert from "node:assert/strict";
  *
- * const options: CliOptions = { records: true };
+ * const options: CliOptions = { records: true, exact: true };
  * const bytes = new Packr().pack([{ a: 1 }, { a: 2 }]);
  * assert.deepEqual(encodeFromJson(decodeToJson(bytes, options), options), bytes);
  * ```
  */
 export interface CliOptions {
   /**
+   * Decoding: the byte-preserving tagged form, which `encodeFromJson` turns back into the same
+   * bytes, instead of the JSON the sending service would print.
+   * @default {false}
+   */
+  exact?: boolean;
+  /**
    * Encoding: write objects as records, like `new Packr()` (`true`), or as maps, like `pack()`.
-   * Decoding: `false` decodes every map as a plain object, like
-   * `new Unpackr({ useRecords: false })`; otherwise maps that are not what `pack()` writes for
-   * an object are tagged.
+   * Decoding: `false` decodes every map as an object, keys made strings, like
+   * `new Unpackr({ useRecords: false })`; otherwise the exact form tags maps that are not what
+   * `pack()` writes for an object, and the default form tags maps whose keys are not strings.
    * @default {false} when encoding (`true` with `structures` or `sequential`); unset when decoding
    */
   records?: boolean;
@@ -103,8 +123,9 @@ export interface CliOptions {
    */
   sequential?: boolean;
   /**
-   * Float32 handling, like `useFloat32`. Decoding shows float32 values that this mode writes as
-   * plain numbers (rounded to decimal digits for `DECIMAL_ROUND` and `DECIMAL_FIT`).
+   * Float32 handling, like `useFloat32`. Decoding: `DECIMAL_ROUND` (3) and `DECIMAL_FIT` (4)
+   * show float32 values rounded to decimal digits, as the library decoder returns them; the
+   * exact form also shows the float32 values this mode writes as plain numbers.
    * @default {0}
    */
   float32?: Float32Option;
@@ -147,9 +168,19 @@ function walker(bytes: Uint8Array, options: CliOptions): WireWalker {
   });
 }
 
+/** The converter of the JSON form `options` ask for. */
+function converterFor(options: CliOptions): ConverterFactory {
+  const settings = { mapsAsObjects: options.records === false, float32: options.float32 ?? 0 };
+  return options.exact === true
+    ? (bytes) => new TaggedConverter(bytes, settings)
+    : (bytes) => new PlainConverter(bytes, settings);
+}
+
 /**
- * Decodes MessagePack (one value or a sequence of values) to tagged JSON: one JSON document
- * per value, pretty or (with `ndjson`) one line each.
+ * Decodes MessagePack (one value or a sequence of values) to JSON: one JSON document per value,
+ * pretty or (with `ndjson`) one line each. By default the JSON the sending service would print,
+ * with tags for what JSON cannot show; with `exact`, the tagged form that
+ * {@linkcode encodeFromJson} turns back into the same bytes.
  *
  * @param bytes The MessagePack bytes.
  * @param options Decoding options; see {@linkcode CliOptions}.
@@ -160,21 +191,24 @@ function walker(bytes: Uint8Array, options: CliOptions): WireWalker {
  * @example Usage
  * ```ts
  * import { decodeToJson } from "@x/msgpackr/cli";
- * import { Packr } from "@x/msgpackr";
  * import assert from "node:assert/strict";
  *
- * const packr = new Packr({ sequential: true });
- * const bytes = new Uint8Array([...packr.pack({ a: 1 }), ...packr.pack({ a: 1.5 })]);
- * assert.equal(decodeToJson(bytes, { ndjson: true }), '{"a":1}\n{"a":1.5}\n');
+ * // {"id": 5000000000, "price": 1.0, "tags": ["x"]} as Python's msgpack writes it
+ * const bytes = new Uint8Array([
+ *   0x83, 0xa2, 0x69, 0x64, 0xcf, 0, 0, 0, 1, 0x2a, 0x05, 0xf2, 0,
+ *   0xa5, 0x70, 0x72, 0x69, 0x63, 0x65, 0xcb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0,
+ *   0xa4, 0x74, 0x61, 0x67, 0x73, 0x91, 0xa1, 0x78,
+ * ]);
+ * assert.equal(
+ *   decodeToJson(bytes, { ndjson: true }),
+ *   '{"id":5000000000,"price":1.0,"tags":["x"]}\n',
+ * );
  * ```
  */
 export function decodeToJson(bytes: Uint8Array, options: CliOptions = {}): string {
   const reader = walker(bytes, options);
   reader.readAll();
-  const converter = new TaggedConverter(bytes, {
-    mapsAsObjects: options.records === false,
-    float32: options.float32 ?? 0,
-  });
+  const converter = converterFor(options)(bytes);
   const out: string[] = [];
   for (const node of reader.roots) {
     // roots with a label are the strings of a string bundle, not values
@@ -301,14 +335,41 @@ async function readInput(io: CliIO, file: string | null): Promise<Uint8Array> {
   }
 }
 
+function utf8Text(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new SyntaxError("The input is not UTF-8 text");
+  }
+}
+
+/** The bytes of the input, read from a hex or base64 dump with `--hex` / `--base64`. */
+function inputBytes(input: Uint8Array, text: CliArguments["text"]): Uint8Array {
+  if (text === null) return input;
+  const dump = new TextDecoder().decode(input);
+  return text === "hex" ? parseHexDump(dump) : parseBase64Dump(dump);
+}
+
+/** The JSON text `-d` gives: as written, or read from a file (`@FILE`) or standard input. */
+async function requestData(io: CliIO, data: string | null): Promise<string | null> {
+  if (data === null || !data.startsWith("@")) return data;
+  const file = data.slice(1);
+  return utf8Text(await readInput(io, file === "-" ? null : file));
+}
+
 async function run(parsed: CliArguments, io: CliIO): Promise<number> {
-  if (parsed.file === null && io.isTerminal("stdin")) {
+  const fetching = parsed.command === "fetch";
+  const textInput = parsed.text !== null && parsed.command !== "encode";
+  if (!fetching && parsed.file === null && io.isTerminal("stdin") && !textInput) {
     throw new UsageError("No input: give a file, or pipe data into standard input");
   }
-  if (parsed.command === "encode" && io.isTerminal("stdout")) {
-    throw new UsageError("Refusing to write MessagePack to a terminal: redirect standard output");
+  if (parsed.command === "encode" && parsed.text === null && io.isTerminal("stdout")) {
+    throw new UsageError(
+      "Refusing to write MessagePack to a terminal: redirect standard output, or use --hex",
+    );
   }
   const options: CliOptions = {
+    exact: parsed.exact,
     sequential: parsed.sequential,
     float32: parsed.float32,
     bundleStrings: parsed.bundleStrings,
@@ -319,23 +380,41 @@ async function run(parsed: CliArguments, io: CliIO): Promise<number> {
     const file = parsed.structuresFile;
     options.structures = parseStructures(await readInput(io, file), file);
   }
+  if (fetching) {
+    const request = buildRequest({
+      url: parsed.url!,
+      method: parsed.method,
+      headers: parsed.headers,
+      data: await requestData(io, parsed.data),
+      sendJson: parsed.sendJson,
+      maxDepth: DEFAULT_MAX_DEPTH,
+    });
+    return await runFetch(request, io, {
+      structures: options.structures ?? null,
+      maxDepth: DEFAULT_MAX_DEPTH,
+      pretty: !parsed.ndjson,
+      converter: converterFor(options),
+    });
+  }
+  if (textInput && parsed.file === null && io.isTerminal("stdin")) {
+    await io.write("stderr", `Reading ${parsed.text} from the terminal: paste it, then Ctrl-D\n`);
+  }
   const input = await readInput(io, parsed.file);
   switch (parsed.command) {
     case "decode":
-      await io.write("stdout", decodeToJson(input, options));
+      await io.write("stdout", decodeToJson(inputBytes(input, parsed.text), options));
       return 0;
     case "encode": {
-      let text: string;
-      try {
-        text = new TextDecoder("utf-8", { fatal: true }).decode(input);
-      } catch {
-        throw new SyntaxError("The input is not UTF-8 text");
-      }
-      await io.write("stdout", encodeFromJson(text, options));
+      const bytes = encodeFromJson(utf8Text(input), options);
+      if (parsed.text === null) await io.write("stdout", bytes);
+      else {await io.write(
+          "stdout",
+          (parsed.text === "hex" ? toHex(bytes) : toBase64(bytes)) + "\n",
+        );}
       return 0;
     }
     default: {
-      const { text, error } = inspectBytes(input, options);
+      const { text, error } = inspectBytes(inputBytes(input, parsed.text), options);
       await io.write("stdout", text);
       if (error === null) return 0;
       await io.write("stderr", `error: ${lowerFirst(error.message)}\n`);
@@ -345,12 +424,14 @@ async function run(parsed: CliArguments, io: CliIO): Promise<number> {
 }
 
 /**
- * Runs the command line tool: `msgpackr decode|encode|inspect [options] [file]`. Writes data to
- * standard output and messages to standard error, and returns the exit status: 0 on success,
- * 1 for input that cannot be read, decoded or encoded, 2 for a usage error.
+ * Runs the command line tool: `msgpackr decode|inspect|encode [options] [file]` or
+ * `msgpackr fetch [options] URL`. Writes data to standard output and messages to standard
+ * error, and returns the exit status: 0 on success, 1 for input that cannot be read, decoded or
+ * encoded and for a `fetch` answered with a status other than 2xx, 2 for a usage error.
  *
  * @param args The arguments after the program name.
- * @param io Where input comes from and output goes (the runtime's standard streams and files).
+ * @param io Where input comes from and output goes (the runtime's standard streams, files and
+ * `fetch`).
  * @returns The exit status.
  *
  * @example Usage
@@ -359,17 +440,33 @@ async function run(parsed: CliArguments, io: CliIO): Promise<number> {
  * import assert from "node:assert/strict";
  *
  * let stdout = "";
+ * let stderr = "";
  * const io: CliIO = {
  *   readFile: () => Promise.resolve(new Uint8Array([0x81, 0xa1, 0x61, 0x01])),
- *   readStdin: () => Promise.resolve(new Uint8Array()),
+ *   readStdin: () => Promise.resolve(new TextEncoder().encode("gaFhAQ==\n")),
  *   isTerminal: () => false,
- *   write: (_stream, data) => {
- *     stdout += data;
+ *   write: (stream, data) => {
+ *     if (stream === "stdout") stdout += data;
+ *     else stderr += data;
  *     return Promise.resolve();
  *   },
+ *   // a server answering 404 with a MessagePack body
+ *   fetch: () =>
+ *     Promise.resolve(
+ *       new Response(new Uint8Array([0x81, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72, 0xc3]), {
+ *         status: 404,
+ *         statusText: "Not Found",
+ *         headers: { "content-type": "application/msgpack" },
+ *       }),
+ *     ),
  * };
  * assert.equal(await main(["decode", "--ndjson", "payload.bin"], io), 0);
- * assert.equal(stdout, '{"$msgpack":"map","value":{"a":1}}\n');
+ * assert.equal(await main(["decode", "--ndjson", "--base64"], io), 0);
+ * assert.equal(stdout, '{"a":1}\n{"a":1}\n');
+ * stdout = "";
+ * assert.equal(await main(["fetch", "--ndjson", "http://localhost/orders/1"], io), 1);
+ * assert.equal(stdout, '{"error":true}\n');
+ * assert.equal(stderr, "HTTP 404 Not Found\ncontent-type: application/msgpack\n");
  * ```
  */
 export async function main(

@@ -16,6 +16,7 @@
 import type { DecodeError } from "../_core/errors.ts";
 import { toHex } from "./text.ts";
 import { shortestFloat32 } from "./tagged_json.ts";
+import { timestampIso } from "./time.ts";
 import type { TimestampValue, WireNode } from "./wire.ts";
 
 const BYTES_SHOWN = 9;
@@ -36,8 +37,9 @@ export function inspectLines(
   return printer.lines;
 }
 
-/** An error message as the tool prints it after "error: ". */
+/** An error message as the tool prints it after "error: " (a leading acronym keeps its case). */
 export function lowerFirst(message: string): string {
+  if (/^[A-Z][A-Z0-9]/.test(message)) return message;
   return message.charAt(0).toLowerCase() + message.slice(1);
 }
 
@@ -70,14 +72,7 @@ function plural(count: number | bigint, noun: string): string {
 /** A timestamp as an ISO date, with nanoseconds when they are not whole milliseconds. */
 function timestampText(value: TimestampValue): string {
   const { seconds, nanoseconds } = value;
-  if (seconds > -8640000000000n && seconds < 8640000000000n && nanoseconds < 1e9) {
-    const iso = new Date(Number(seconds) * 1000).toISOString();
-    const fraction = nanoseconds % 1000000 === 0
-      ? `.${String(nanoseconds / 1000000).padStart(3, "0")}`
-      : `.${String(nanoseconds).padStart(9, "0")}`;
-    return iso.replace(/\.\d{3}Z$/, `${fraction}Z`);
-  }
-  return `${seconds} s + ${nanoseconds} ns`;
+  return timestampIso(seconds, nanoseconds) ?? `${seconds} s + ${nanoseconds} ns`;
 }
 
 const EXT_NAMES: Record<string, string> = {

@@ -39,6 +39,8 @@ export interface CliIO {
   isTerminal(stream: "stdin" | "stdout"): boolean;
   /** Writes text or bytes to a standard stream. */
   write(stream: "stdout" | "stderr", data: string | Uint8Array): Promise<void>;
+  /** Sends an HTTP request (the `fetch` command); the runtime's `fetch` when absent. */
+  fetch?: (request: Request) => Promise<Response>;
 }
 
 interface NodeStream {

@@ -7,8 +7,31 @@
 // separated by white space (NDJSON, or pretty documents one after another); the printer writes
 // one text, pretty (two-space indent) or compact.
 
-/** A JSON value: objects are {@linkcode JsonObject}s, numbers are JavaScript numbers. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
+/**
+ * A JSON value: objects are {@linkcode JsonObject}s; numbers are JavaScript numbers (packed as
+ * `Packr` packs them) or {@linkcode JsonNumber}s (the exact text of the number).
+ */
+export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject | JsonNumber;
+
+/**
+ * A number kept as its JSON text, so that no digit is lost: integers of any size, and floats
+ * printed in the form the tool chose (`1.0` for an integral float). The parser makes these when
+ * asked for exact numbers; the writer packs an integer text as the smallest MessagePack integer
+ * and any other as float64.
+ */
+export class JsonNumber {
+  /** The number's JSON text ("-12", "1.5", "1e+300"). */
+  readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  /** Whether the text is an integer (no fraction, no exponent). */
+  get isInteger(): boolean {
+    return !/[.eE]/.test(this.text);
+  }
+}
 
 /** A JSON object with its members in order; keys may repeat. */
 export class JsonObject {
@@ -39,6 +62,17 @@ export class JsonObject {
   }
 }
 
+/**
+ * A float as JSON number text: the shortest text that reads back as the same double, with `.0`
+ * when that text would look like an integer. `null` for NaN and the infinities.
+ */
+export function floatText(value: number): string | null {
+  if (!Number.isFinite(value)) return null;
+  if (Object.is(value, -0)) return "-0.0";
+  const text = String(value);
+  return /^-?\d+$/.test(text) ? text + ".0" : text;
+}
+
 /** A JSON text that cannot be parsed, or tagged JSON that cannot be encoded. */
 export class JsonInputError extends SyntaxError {
   /** Index in the text where the problem is (-1 when unknown). */
@@ -67,19 +101,22 @@ const MAX_PARSE_DEPTH = 4000;
 
 /**
  * Parses a sequence of JSON texts separated by white space (one text, NDJSON, or several pretty
- * texts). A leading byte order mark is skipped.
+ * texts). A leading byte order mark is skipped. Numbers are JavaScript numbers, as `JSON.parse`
+ * makes them, or with `exactNumbers` {@linkcode JsonNumber}s holding their text.
  */
-export function parseJsonSequence(text: string): JsonValue[] {
-  return new Parser(text).sequence();
+export function parseJsonSequence(text: string, exactNumbers = false): JsonValue[] {
+  return new Parser(text, exactNumbers).sequence();
 }
 
 class Parser {
   readonly #text: string;
+  readonly #exactNumbers: boolean;
   #pos = 0;
   #depth = 0;
 
-  constructor(text: string) {
+  constructor(text: string, exactNumbers: boolean) {
     this.#text = text;
+    this.#exactNumbers = exactNumbers;
     if (text.charCodeAt(0) === 0xfeff) this.#pos = 1;
   }
 
@@ -277,7 +314,7 @@ class Parser {
     return out;
   }
 
-  #number(): number {
+  #number(): number | JsonNumber {
     const text = this.#text;
     const start = this.#pos;
     let pos = start;
@@ -306,18 +343,20 @@ class Parser {
       digits();
     }
     this.#pos = pos;
-    return Number(text.slice(start, pos));
+    const number = text.slice(start, pos);
+    return this.#exactNumbers ? new JsonNumber(number) : Number(number);
   }
 }
 
 /** Whether a JSON value is an array or object (printed over several lines when pretty). */
 function isContainer(value: JsonValue): value is JsonValue[] | JsonObject {
-  return value !== null && typeof value === "object";
+  return Array.isArray(value) || value instanceof JsonObject;
 }
 
 /**
  * Prints one JSON text. Pretty output indents by two spaces like `JSON.stringify(v, null, 2)`,
- * except that a tag object (`$msgpack` member) whose members are all scalars stays on one line.
+ * except that a tag object (`$msgpack` member) whose members are all scalars stays on one line,
+ * and each `[key, value]` pair of a tag's `entries` starts on a line of its own.
  */
 export function printJson(value: JsonValue, pretty: boolean, tagKey = "$msgpack"): string {
   const out: string[] = [];
@@ -340,6 +379,10 @@ function writeJson(value: JsonValue, newline: string | null, tagKey: string, out
   }
   if (value === null) {
     out.push("null");
+    return;
+  }
+  if (value instanceof JsonNumber) {
+    out.push(value.text);
     return;
   }
   if (Array.isArray(value)) {
@@ -370,8 +413,32 @@ function writeJson(value: JsonValue, newline: string | null, tagKey: string, out
     if (i > 0) out.push(oneLine ? ", " : ",");
     if (inner !== null) out.push(inner);
     out.push(JSON.stringify(keys[i]), newline === null ? ":" : ": ");
-    writeJson(values[i], inner, tagKey, out);
+    const member = values[i];
+    if (inner !== null && keys[i] === "entries" && isPairs(member) && keys.includes(tagKey)) {
+      writePairs(member, inner, tagKey, out);
+    } else {
+      writeJson(member, inner, tagKey, out);
+    }
   }
   if (inner !== null) out.push(newline!);
   out.push("}");
+}
+
+function isPairs(value: JsonValue): value is JsonValue[][] {
+  return Array.isArray(value) && value.length > 0 &&
+    value.every((pair) => Array.isArray(pair) && pair.length === 2);
+}
+
+/** The `entries` of a map tag, pretty: one `[key, value]` pair per line. */
+function writePairs(pairs: JsonValue[][], newline: string, tagKey: string, out: string[]) {
+  const inner = newline + "  ";
+  out.push("[");
+  for (let i = 0; i < pairs.length; i++) {
+    out.push(i > 0 ? "," : "", inner, "[");
+    writeJson(pairs[i][0], inner, tagKey, out);
+    out.push(", ");
+    writeJson(pairs[i][1], inner, tagKey, out);
+    out.push("]");
+  }
+  out.push(newline, "]");
 }

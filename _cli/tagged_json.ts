@@ -1,8 +1,9 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-// Items read by `_cli/wire.ts` as tagged JSON (the `decode` command). Plain JSON is used where
-// it says everything: what `Packr` writes for that JSON value is exactly the bytes that were
+// Items read by `_cli/wire.ts` as tagged JSON: the exact form of `decode --exact` and
+// `fetch --exact` (the default form is `_cli/plain_json.ts`, with the same tag names where the
+// meaning is the same). Plain JSON is used where it says everything: what `Packr` writes for that JSON value is exactly the bytes that were
 // read (in records mode or not: an object is a record or a map16, an integer 64..127 is `40`
 // or `cc 40`). Everything else becomes a tag object, `{"$msgpack": NAME, ...}`, that the writer
 // (`_cli/writer.ts`) turns back into the same bytes. The tags are listed in the README
@@ -33,7 +34,8 @@ export interface TaggedSettings {
   float32: Float32Option;
 }
 
-function tag(name: string, ...members: [string, JsonValue][]): JsonObject {
+/** A tag object: `{"$msgpack": name, ...members}`. */
+export function tag(name: string, ...members: [string, JsonValue][]): JsonObject {
   const object = new JsonObject([TAG], [name]);
   for (const [key, value] of members) object.add(key, value);
   return object;
@@ -55,7 +57,7 @@ export function shortestFloat32(value: number): number {
 }
 
 /** How a non-finite or negative-zero number appears in a float tag. */
-function specialNumber(value: number): string | null {
+export function specialNumber(value: number): string | null {
   if (Number.isNaN(value)) return "NaN";
   if (value === Infinity) return "Infinity";
   if (value === -Infinity) return "-Infinity";
@@ -311,7 +313,7 @@ export class TaggedConverter {
  * A map key as a property name, as the decoder makes one with `mapsAsObjects`
  * (docs/wire-format.md, "Maps and keys").
  */
-function propertyName(key: WireNode): string {
+export function propertyName(key: WireNode): string {
   const name = keyName(key);
   if (name !== null) return name;
   throw new DecodeError(

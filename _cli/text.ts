@@ -1,8 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-// Bytes as text for the command line tool: base64 (tagged JSON) and hex (tagged JSON input,
-// `inspect`).
+// Bytes as text for the command line tool: base64 (tagged JSON, `--base64` input) and hex
+// (tagged JSON input, `inspect`, `--hex` input).
 
 const CHUNK = 0x8000;
 
@@ -87,4 +87,92 @@ export function decodeWtf8(bytes: Uint8Array): string | null {
     i += size;
   }
   return out;
+}
+
+/** Input given as text that is not the dump it claims to be (exit status 1). */
+export class DumpError extends SyntaxError {
+  constructor(message: string) {
+    super(message);
+    this.name = "DumpError";
+  }
+}
+
+function badCharacter(kind: string, text: string, index: number): never {
+  const char = String.fromCodePoint(text.codePointAt(index)!);
+  throw new DumpError(
+    `The input is not ${kind}: ${JSON.stringify(char)} at character ${index + 1}`,
+  );
+}
+
+/**
+ * The bytes of a hex dump as logs and consoles show one: pairs of hex digits, any white space
+ * between them, and `0x` before the first digit or before any group that follows white space
+ * (`0x81a161`, `81 a1 61`, `0x81 0xa1 0x61`). Throws {@linkcode DumpError}.
+ */
+export function parseHexDump(text: string): Uint8Array {
+  const digits: number[] = [];
+  let groupStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09 || code === 0xfeff) {
+      groupStart = true;
+      continue;
+    }
+    if (groupStart && code === 0x30 && (text[i + 1] === "x" || text[i + 1] === "X")) {
+      i++;
+      groupStart = false;
+      continue;
+    }
+    groupStart = false;
+    const digit = code >= 0x30 && code <= 0x39
+      ? code - 0x30
+      : code >= 0x61 && code <= 0x66
+      ? code - 0x57
+      : code >= 0x41 && code <= 0x46
+      ? code - 0x37
+      : -1;
+    if (digit < 0) badCharacter("hex", text, i);
+    digits.push(digit);
+  }
+  if (digits.length % 2 !== 0) {
+    throw new DumpError(
+      `The hex input has an odd number of digits (${digits.length}): a byte is cut in half`,
+    );
+  }
+  const bytes = new Uint8Array(digits.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = digits[2 * i] * 16 + digits[2 * i + 1];
+  return bytes;
+}
+
+/**
+ * The bytes of base64 text: standard or URL-safe alphabet, padding optional, white space (line
+ * breaks) anywhere. Throws {@linkcode DumpError}.
+ */
+export function parseBase64Dump(text: string): Uint8Array {
+  let clean = "";
+  let padding = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === " " || char === "\n" || char === "\r" || char === "\t" || char === "\ufeff") {
+      continue;
+    }
+    if (char === "=") {
+      padding++;
+      continue;
+    }
+    const code = text.charCodeAt(i);
+    const valid = (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) ||
+      (code >= 0x30 && code <= 0x39) || char === "+" || char === "/" || char === "-" ||
+      char === "_";
+    if (!valid || padding > 0) badCharacter("base64", text, i);
+    clean += char === "-" ? "+" : char === "_" ? "/" : char;
+  }
+  if (clean.length % 4 === 1 || padding > 2 || (padding > 0 && (clean.length + padding) % 4)) {
+    throw new DumpError(
+      `The base64 input has a wrong length (${clean.length} characters): it is cut short`,
+    );
+  }
+  const bytes = fromBase64(clean + "=".repeat((4 - clean.length % 4) % 4));
+  if (bytes === null) throw new DumpError("The input is not base64");
+  return bytes;
 }

@@ -196,11 +196,13 @@ export const FORMAT_NAMES: readonly string[] = (() => {
 export class WireWalker {
   /** Top-level items, in order. */
   readonly roots: WireNode[] = [];
-  readonly #b: Uint8Array;
-  readonly #view: DataView;
-  readonly #end: number;
+  #b: Uint8Array;
+  #view: DataView;
+  #end: number;
   readonly #settings: WalkSettings;
   #pos = 0;
+  /** Offset in the whole input of the first byte of `#b` (see `continueWith`). */
+  #base = 0;
   #slots: (Slot | undefined)[] = [];
   #bundle: Bundle | null = null;
   #ids = new Set<number>();
@@ -212,6 +214,11 @@ export class WireWalker {
     this.#settings = settings;
   }
 
+  /** Offset just after the last value read. */
+  get position(): number {
+    return this.#pos;
+  }
+
   /** Reads every top-level value. */
   readAll(): void {
     if (this.#end === 0) {
@@ -221,17 +228,58 @@ export class WireWalker {
         1,
       );
     }
-    while (this.#pos < this.#end) {
+    while (this.#pos < this.#end) this.readNext();
+  }
+
+  /**
+   * Reads one top-level value into `roots`, followed, for a value that used string bundles, by
+   * the last bundle's strings.
+   */
+  readNext(): void {
+    this.#bundle = null;
+    this.#ids.clear();
+    this.#read(this.roots, 0);
+    const bundle = this.#bundle as Bundle | null;
+    if (bundle !== null) {
+      // the value's last bundle keeps its strings after the value: reading continues there
+      this.roots.push(...bundle.nodes);
+      if (bundle.end > this.#pos) this.#pos = bundle.end;
       this.#bundle = null;
-      this.#ids.clear();
-      this.#read(this.roots, 0);
-      const bundle = this.#bundle as Bundle | null;
-      if (bundle !== null) {
-        // the value's last bundle keeps its strings after the value: reading continues there
-        this.roots.push(...bundle.nodes);
-        if (bundle.end > this.#pos) this.#pos = bundle.end;
-        this.#bundle = null;
+    }
+  }
+
+  /**
+   * Continues the walk over new bytes that start with the next value, at offset `base` of the
+   * whole input (a stream drops the bytes of the values it has read): record definitions carry
+   * over, `roots` starts empty, item offsets count from the new bytes, messages from the input.
+   */
+  continueWith(bytes: Uint8Array, base: number): void {
+    this.#base = base;
+    this.#b = bytes;
+    this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.#end = bytes.length;
+    this.#pos = 0;
+    this.roots.length = 0;
+  }
+
+  /**
+   * Reads the next value like {@linkcode readNext}, or, when the bytes end inside it, throws the
+   * {@linkcode IncompleteDataError} with the walk as it was before: no item added, record
+   * definitions of the partial value undone. Then {@linkcode continueWith} longer bytes.
+   */
+  tryReadNext(): void {
+    const slots = this.#slots.slice();
+    const start = this.#pos;
+    const roots = this.roots.length;
+    try {
+      this.readNext();
+    } catch (error) {
+      if (error instanceof IncompleteDataError) {
+        this.#slots = slots;
+        this.#pos = start;
+        this.roots.length = roots;
       }
+      throw error;
     }
   }
 
@@ -242,12 +290,12 @@ export class WireWalker {
     const end = this.#end;
     if (node.headerEnd > end) node.headerEnd = end;
     const missing = needEnd - end;
-    const what = detail ?? `${node.format} at offset ${describeOffset(node.offset)}`;
+    const what = detail ?? `${node.format} at offset ${this.#where(node.offset)}`;
     throw new IncompleteDataError(
-      `Unexpected end of data at offset ${describeOffset(end)}: ${what} needs ${missing} more ${
+      `Unexpected end of data at offset ${this.#where(end)}: ${what} needs ${missing} more ${
         missing === 1 ? "byte" : "bytes"
       }`,
-      end,
+      this.#base + end,
       missing,
     );
   }
@@ -260,18 +308,23 @@ export class WireWalker {
       ? (node.definition ? "record definition" : "record")
       : node.format;
     throw new IncompleteDataError(
-      `Unexpected end of data at offset ${describeOffset(end)}: ${what} at offset ${
-        describeOffset(node.offset)
+      `Unexpected end of data at offset ${this.#where(end)}: ${what} at offset ${
+        this.#where(node.offset)
       } has ${read} of ${node.count} ${noun} (at least ${missing} more ${
         missing === 1 ? "byte" : "bytes"
       } needed)`,
-      end,
+      this.#base + end,
       missing,
     );
   }
 
   #invalid(message: string, offset: number): never {
-    throw new DecodeError(`${message} at offset ${describeOffset(offset)}`, offset);
+    throw new DecodeError(`${message} at offset ${this.#where(offset)}`, this.#base + offset);
+  }
+
+  /** An offset of the bytes as messages show it: counted from the start of the input. */
+  #where(offset: number): string {
+    return describeOffset(this.#base + offset);
   }
 
   #enter(node: WireNode, depth: number): void {
@@ -466,9 +519,7 @@ export class WireWalker {
           this.#truncated(
             node,
             this.#end + 1 + (count - read - 1) * 2,
-            `${node.format} at offset ${describeOffset(node.offset)} (entry ${
-              read + 1
-            } of ${count})`,
+            `${node.format} at offset ${this.#where(node.offset)} (entry ${read + 1} of ${count})`,
           );
         }
         this.#missingItems(node, read, "entries", 2);
@@ -558,7 +609,7 @@ export class WireWalker {
       this.#truncated(
         node,
         this.#pos + 1,
-        `record definition at offset ${describeOffset(node.offset)} (keys)`,
+        `record definition at offset ${this.#where(node.offset)} (keys)`,
       );
     }
     const keysNode = this.#read(prefix, depth + 1);
@@ -721,7 +772,7 @@ export class WireWalker {
       this.#truncated(
         node,
         this.#pos + 1,
-        `${node.format} at offset ${describeOffset(node.offset)} (the value after it)`,
+        `${node.format} at offset ${this.#where(node.offset)} (the value after it)`,
       );
     }
     this.#read(children, depth + 1);
@@ -755,8 +806,8 @@ export class WireWalker {
       this.#truncated(
         node,
         stringsAt + 1,
-        `string bundle at offset ${describeOffset(node.offset)} (its strings at offset ${
-          describeOffset(stringsAt)
+        `string bundle at offset ${this.#where(node.offset)} (its strings at offset ${
+          this.#where(stringsAt)
         })`,
       );
     }
@@ -778,7 +829,7 @@ export class WireWalker {
     if (offset >= this.#end) {
       const node = this.#node(out, "str", "str", offset);
       node.label = label;
-      this.#truncated(node, offset + 1, `${label} at offset ${describeOffset(offset)}`);
+      this.#truncated(node, offset + 1, `${label} at offset ${this.#where(offset)}`);
     }
     const token = this.#b[offset];
     if (TOKEN_KIND[token] !== STR) this.#invalid("Expected string", offset);

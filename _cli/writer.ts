@@ -9,10 +9,14 @@
 // with the same options picks; strings may be bundled (docs/wire-format.md, "Bundled strings").
 // Tags add what JSON cannot say and, when a tag names a wire format (`uint16`,
 // `"header": "str8"`), that exact format, so that decoded bytes encode back to themselves.
+// Numbers kept as text (`JsonNumber`, from a parse with exact numbers: `fetch -d`) are written as
+// other services write JSON numbers: an integer as the smallest integer format up to 64 bits (past
+// that, msgpackr's bigint extension), any other number as float64.
 
 import { concatBytes } from "../_core/bytes.ts";
-import { JsonInputError, JsonObject, type JsonValue } from "./json.ts";
+import { JsonInputError, JsonNumber, JsonObject, type JsonValue } from "./json.ts";
 import { fromBase64, fromHex } from "./text.ts";
+import { parseTimestampIso } from "./time.ts";
 import { FORMAT_NAMES, TYPED_ARRAY_NAMES } from "./wire.ts";
 import type { Float32Option } from "../_format/float32.ts";
 import type { Structure } from "../_core/options.ts";
@@ -77,11 +81,11 @@ const TAG_MEMBERS: Record<string, readonly string[]> = {
   undefined: HEADER,
   c1: [],
   date: ["value"],
-  timestamp: ["seconds", "nanoseconds", ...HEADER],
+  timestamp: ["value", "seconds", "nanoseconds", ...HEADER],
   set: ["value", ...BYTES, ...HEADER],
   error: ["value", ...BYTES, ...HEADER],
   regexp: ["value", ...BYTES, ...HEADER],
-  typed: ["type", ...BYTES, ...HEADER],
+  typed: ["type", "value", ...BYTES, ...HEADER],
   id: ["id", "value", ...HEADER],
   ref: ["id", ...HEADER],
   ext: ["type", ...BYTES, ...HEADER],
@@ -350,6 +354,8 @@ export class TaggedWriter {
     }
     if (value === null) {
       this.#byte(0xc0);
+    } else if (value instanceof JsonNumber) {
+      this.#exactNumber(value);
     } else if (Array.isArray(value)) {
       this.#array(value, undefined);
     } else {
@@ -358,6 +364,34 @@ export class TaggedWriter {
       if (value.keys.includes(TAG)) this.#tag(value);
       else this.#object(value.keys, value.values);
       this.#at = outer;
+    }
+  }
+
+  /** A number given as text: the smallest integer format, or float64. */
+  #exactNumber(number: JsonNumber): void {
+    if (!number.isInteger) {
+      this.#room(9);
+      this.#buffer[this.#pos] = 0xcb;
+      this.#view.setFloat64(this.#pos + 1, Number(number.text));
+      this.#pos += 9;
+      return;
+    }
+    const value = BigInt(number.text);
+    if (value >= -0x80000000n && value <= 0xffffffffn) {
+      this.#bytes(numberBytes(Number(value), !this.#settings.records, 0));
+    } else if (value >= 0n && value <= 0xffffffffffffffffn) {
+      this.#room(9);
+      this.#buffer[this.#pos] = 0xcf;
+      this.#view.setBigUint64(this.#pos + 1, value);
+      this.#pos += 9;
+    } else if (value < 0n && value >= -0x8000000000000000n) {
+      this.#room(9);
+      this.#buffer[this.#pos] = 0xd3;
+      this.#view.setBigInt64(this.#pos + 1, value);
+      this.#pos += 9;
+    } else {
+      // past 64 bits: msgpackr's bigint extension, as a Packr writes the bigint
+      this.#bytes(libraryPackr(true, 0).pack(value));
     }
   }
 
@@ -586,7 +620,7 @@ export class TaggedWriter {
         return;
       case "id":
       case "ref": {
-        const id = this.#member(object, "id");
+        const id = this.#scalar(object, "id");
         if (typeof id !== "number" || !(id >>> 0 === id)) {
           this.#fail(`Tag ${JSON.stringify(name)} needs an "id" from 0 to 4294967295`);
         }
@@ -601,7 +635,7 @@ export class TaggedWriter {
         return;
       }
       case "ext": {
-        const type = this.#member(object, "type");
+        const type = this.#scalar(object, "type");
         if (typeof type !== "number" || !Number.isInteger(type) || type < -128 || type > 255) {
           this.#fail('Tag "ext" needs a "type" from -128 to 255');
         }
@@ -625,6 +659,12 @@ export class TaggedWriter {
       this.#fail(`Tag ${JSON.stringify(object.get(TAG))} needs a ${JSON.stringify(key)} member`);
     }
     return value;
+  }
+
+  /** A member that is a scalar, a number given as text made a JavaScript number. */
+  #scalar(object: JsonObject, key: string): JsonValue {
+    const value = this.#member(object, key);
+    return value instanceof JsonNumber ? Number(value.text) : value;
   }
 
   /** The `"header"` member (a wire format name), if any. */
@@ -700,6 +740,7 @@ export class TaggedWriter {
   #bigintMember(object: JsonObject, key = "value"): bigint {
     const value = this.#member(object, key);
     try {
+      if (value instanceof JsonNumber && value.isInteger) return BigInt(value.text);
       if (typeof value === "string" && /^-?\d+$/.test(value)) return BigInt(value);
       if (typeof value === "number" && Number.isInteger(value)) return BigInt(value);
     } catch {
@@ -769,7 +810,7 @@ export class TaggedWriter {
       this.#bytes(bytes);
       return;
     }
-    const value = this.#member(object, "value");
+    const value = this.#scalar(object, "value");
     let number: number;
     if (typeof value === "number") number = value;
     else if (value === "NaN") number = NaN;
@@ -810,12 +851,31 @@ export class TaggedWriter {
   }
 
   #timestamp(object: JsonObject): void {
-    const seconds = this.#bigintMember(object, "seconds");
-    const nanosecondsMember = object.get("nanoseconds") ?? 0;
-    if (typeof nanosecondsMember !== "number" || nanosecondsMember >>> 0 !== nanosecondsMember) {
-      this.#fail('"nanoseconds" must be an integer from 0 to 4294967295');
+    let seconds: bigint;
+    let nanoseconds: number;
+    const iso = object.get("value");
+    if (iso !== undefined) {
+      const time = typeof iso === "string" ? parseTimestampIso(iso) : null;
+      if (time === null || object.get("seconds") !== undefined) {
+        this.#fail(
+          '"value" of a timestamp must be an ISO 8601 time in UTC ' +
+            '("2024-01-31T12:00:00.123456789Z"), without "seconds"',
+        );
+      }
+      ({ seconds, nanoseconds } = time);
+    } else {
+      seconds = this.#bigintMember(object, "seconds");
+      let nanosecondsMember = object.get("nanoseconds") ?? 0;
+      if (nanosecondsMember instanceof JsonNumber) {
+        nanosecondsMember = Number(nanosecondsMember.text);
+      }
+      if (
+        typeof nanosecondsMember !== "number" || nanosecondsMember >>> 0 !== nanosecondsMember
+      ) {
+        this.#fail('"nanoseconds" must be an integer from 0 to 4294967295');
+      }
+      nanoseconds = nanosecondsMember;
     }
-    const nanoseconds = nanosecondsMember;
     const format = this.#format(object) ?? timestampFormat(seconds, nanoseconds);
     let payload: Uint8Array;
     if (format === "fixext4") {
@@ -852,12 +912,40 @@ export class TaggedWriter {
         `"type" of a typed array must be one of ${[...TYPED_ARRAY_BY_NAME.keys()].join(", ")}`,
       );
     }
-    const bytes = this.#payload(object, true)!;
+    const bytes = object.get("value") !== undefined
+      ? this.#typedValues(object, type as string)
+      : this.#payload(object, true)!;
     const payload = new Uint8Array(bytes.length + 1);
     payload[0] = code;
     payload.set(bytes, 1);
     // msgpackr writes ext8/16/32 here, never fixext
     const format = this.#format(object) ?? extFormat(payload.length);
     this.#ext(0x74, payload, format);
+  }
+
+  /** The bytes of a typed array given by its numbers (`"value"`), in this machine's order. */
+  #typedValues(object: JsonObject, type: string): Uint8Array {
+    const values = object.get("value");
+    const Type = (globalThis as unknown as Record<string, unknown>)[type] as
+      | (new (length: number) => ArrayBufferView & Record<number, number | bigint>)
+      | undefined;
+    if (!Array.isArray(values) || Type === undefined || !type.endsWith("Array")) {
+      this.#fail(`"value" of a typed array must be an array of numbers (${type} takes "base64")`);
+    }
+    const array = new Type(values.length);
+    const big = type.startsWith("Big");
+    for (let i = 0; i < values.length; i++) {
+      let item = values[i];
+      if (item instanceof JsonNumber) item = item.text;
+      else if (typeof item === "number") item = String(item);
+      else if (typeof item === "string" && !/^-?Infinity$|^NaN$/.test(item)) item = null;
+      try {
+        if (typeof item !== "string") throw new TypeError();
+        array[i] = big ? BigInt(item) : Number(item);
+      } catch {
+        this.#fail(`"value" of a ${type} must be an array of ${big ? "integers" : "numbers"}`);
+      }
+    }
+    return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
   }
 }

@@ -1,18 +1,17 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// The command line tool (cli.ts): the tagged JSON of `decode` and what `encode` makes of it,
-// byte for byte (bench data packed by pack(), by a records Packr, a sequential one, one with
-// shared structures, float32 and string bundles; every tag; foreign and non-minimal encodings),
-// the `inspect` dump, and the program itself run as a subprocess under the runtime running the
-// tests (Deno or Bun): stdout, stderr and exit codes.
+// The command line tool (cli.ts): the exact form of `decode` (`--exact`, the tagged JSON) and what
+// `encode` makes of it, byte for byte (bench data packed by pack(), by a records Packr, a
+// sequential one, one with shared structures, float32 and string bundles; every tag; foreign and
+// non-minimal encodings), the `inspect` dump, and the program itself run as a subprocess under
+// the runtime running the tests (Deno or Bun): stdout, stderr and exit codes. The default form
+// is tested in cli_plain_test.ts, Python's payloads in cli_python_test.ts, `fetch` in
+// cli_fetch_test.ts.
 
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import process from "node:process";
-import { fileURLToPath } from "node:url";
 import * as msgpack from "@msgpack/msgpack";
 import {
   C1,
@@ -32,11 +31,9 @@ import {
   main,
 } from "../cli.ts";
 import { concatBytes as concat } from "../_core/bytes.ts";
+import { runCli, text } from "./_cli.ts";
 import { TESTDATA_FILES } from "./_testdata_files.ts";
-import { fromHex, hex, readTestdata, scriptArgs } from "./_util.ts";
-
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const CLI = join(ROOT, "cli.ts");
+import { fromHex, hex, readTestdata } from "./_util.ts";
 
 const allBench: unknown[] = await Promise.all(TESTDATA_FILES.map((name) => readTestdata(name)));
 
@@ -45,49 +42,12 @@ function packAll(packr: Packr | null): Uint8Array {
   return concat(allBench.map((data) => packr === null ? pack(data) : packr.pack(data)));
 }
 
-/** decode then encode with the same options, in both output styles: the bytes come back. */
+/** decode --exact then encode with the same options, in both output styles: the bytes come back. */
 function assertRoundTrip(bytes: Uint8Array, options: CliOptions): void {
   for (const ndjson of [false, true]) {
-    const json = decodeToJson(bytes, { ...options, ndjson });
+    const json = decodeToJson(bytes, { ...options, ndjson, exact: true });
     assert.equal(hex(encodeFromJson(json, options)), hex(bytes), json);
   }
-}
-
-// ---- the program as a subprocess ---------------------------------------------------------------
-
-interface Run {
-  code: number;
-  stdout: Uint8Array;
-  stderr: string;
-}
-
-const RUNTIME_ARGS = scriptArgs(CLI);
-
-/** Runs `msgpackr args…` with the runtime running the tests, feeding `input` to its stdin. */
-function runCli(args: readonly string[], input: Uint8Array | string = ""): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...RUNTIME_ARGS, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: "1" },
-    });
-    const stdout: Uint8Array[] = [];
-    const stderr: Uint8Array[] = [];
-    child.stdout!.on("data", (chunk: Uint8Array) => stdout.push(chunk));
-    child.stderr!.on("data", (chunk: Uint8Array) => stderr.push(chunk));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      resolve({
-        code: code ?? -1,
-        stdout: new Uint8Array(concat(stdout)),
-        stderr: new TextDecoder().decode(concat(stderr)),
-      });
-    });
-    child.stdin!.end(typeof input === "string" ? input : Buffer.from(input));
-  });
-}
-
-function text(bytes: Uint8Array): string {
-  return new TextDecoder().decode(bytes);
 }
 
 const temp = mkdtempSync(join(tmpdir(), "msgpackr-cli-"));
@@ -101,10 +61,13 @@ function tempFile(name: string, data: Uint8Array | string): string {
 
 // ---- decodeToJson ------------------------------------------------------------------------------
 
-describe("decodeToJson()", () => {
+const EXACT: CliOptions = { exact: true };
+const EXACT_NDJSON: CliOptions = { exact: true, ndjson: true };
+
+describe("decodeToJson({ exact: true })", () => {
   test("decodeToJson() writes plain JSON for JSON data packed by pack()", () => {
     for (const data of allBench) {
-      const json = decodeToJson(pack(data));
+      const json = decodeToJson(pack(data), EXACT);
       assert.ok(!json.includes("$msgpack"));
       assert.deepEqual(JSON.parse(json), data);
     }
@@ -112,9 +75,9 @@ describe("decodeToJson()", () => {
 
   test("decodeToJson() writes one document per value of a sequence", () => {
     const bytes = concat([pack({ a: 1 }), pack([true, null]), pack("x")]);
-    assert.equal(decodeToJson(bytes, { ndjson: true }), '{"a":1}\n[true,null]\n"x"\n');
+    assert.equal(decodeToJson(bytes, EXACT_NDJSON), '{"a":1}\n[true,null]\n"x"\n');
     assert.equal(
-      decodeToJson(bytes),
+      decodeToJson(bytes, EXACT),
       '{\n  "a": 1\n}\n[\n  true,\n  null\n]\n"x"\n',
     );
   });
@@ -132,7 +95,7 @@ describe("decodeToJson()", () => {
       c1: C1,
     };
     assert.equal(
-      decodeToJson(pack(value), { ndjson: true }),
+      decodeToJson(pack(value), EXACT_NDJSON),
       '{"big":{"$msgpack":"bigint","value":"12345678901234567890"},' +
         '"bin":{"$msgpack":"bin","base64":"AQID"},' +
         '"date":{"$msgpack":"date","value":"2024-01-31T12:00:00.000Z"},' +
@@ -158,7 +121,7 @@ describe("decodeToJson()", () => {
       shared,
     ]);
     assert.equal(
-      decodeToJson(bytes, { ndjson: true }),
+      decodeToJson(bytes, EXACT_NDJSON),
       '[{"$msgpack":"set","value":[1]},' +
         '{"$msgpack":"error","value":["TypeError","no",{"$msgpack":"undefined"}]},' +
         '{"$msgpack":"regexp","value":["a+","g"]},' +
@@ -186,7 +149,7 @@ describe("decodeToJson()", () => {
       ["d7 ff 00 00 00 04 00 00 00 05", '{"$msgpack":"timestamp","seconds":"5","nanoseconds":1}'],
     ];
     for (const [bytes, json] of cases) {
-      assert.equal(decodeToJson(fromHex(bytes), { ndjson: true }), json + "\n", bytes);
+      assert.equal(decodeToJson(fromHex(bytes), EXACT_NDJSON), json + "\n", bytes);
     }
   });
 
@@ -195,19 +158,19 @@ describe("decodeToJson()", () => {
     const packr = new Packr({ useFloat32: FLOAT32_OPTIONS.DECIMAL_FIT });
     const bytes = packr.pack(floats);
     assert.ok(bytes.includes(0xca));
-    assert.deepEqual(JSON.parse(decodeToJson(bytes, { float32: 4 })), floats);
+    assert.deepEqual(JSON.parse(decodeToJson(bytes, { float32: 4, exact: true })), floats);
   });
 
   test("decodeToJson() keeps the order and duplicates of map keys", () => {
     // map16 {"b": 1, "1": 2, "b": 3}: JSON.parse would move "1" first and drop a "b"
     const bytes = fromHex("de 00 03 a1 62 01 a1 31 02 a1 62 03");
-    const json = decodeToJson(bytes, { ndjson: true });
+    const json = decodeToJson(bytes, EXACT_NDJSON);
     assert.equal(json, '{"b":1,"1":2,"b":3}\n');
     assert.equal(hex(encodeFromJson(json)), hex(bytes));
   });
 
   test("decodeToJson() wraps an object with a $msgpack key in the object tag", () => {
-    const json = decodeToJson(pack({ $msgpack: "bigint", value: "1" }), { ndjson: true });
+    const json = decodeToJson(pack({ $msgpack: "bigint", value: "1" }), EXACT_NDJSON);
     assert.equal(json, '{"$msgpack":"object","value":{"$msgpack":"bigint","value":"1"}}\n');
     assert.equal(hex(encodeFromJson(json)), hex(pack({ $msgpack: "bigint", value: "1" })));
   });
@@ -215,11 +178,11 @@ describe("decodeToJson()", () => {
   test("decodeToJson() decodes maps as plain objects with records: false", () => {
     const bytes = pack(new Map<unknown, unknown>([[1, "a"], ["b", 2n]]));
     assert.equal(
-      decodeToJson(bytes, { records: false, ndjson: true }),
+      decodeToJson(bytes, { records: false, ...EXACT_NDJSON }),
       '{"1":"a","b":{"$msgpack":"bigint","value":"2"}}\n',
     );
     assert.throws(
-      () => decodeToJson(pack(new Map([[[1], 2]])), { records: false }),
+      () => decodeToJson(pack(new Map([[[1], 2]])), { records: false, exact: true }),
       (error) => error instanceof DecodeError && error.offset === 1,
     );
   });
@@ -229,11 +192,11 @@ describe("decodeToJson()", () => {
     const bytes = new Packr({ structures }).pack([{ id: 1, name: "ann" }]);
     assert.equal(bytes[1], 0x40); // a bare reference to shared slot 0
     assert.equal(
-      decodeToJson(bytes, { structures, ndjson: true }),
+      decodeToJson(bytes, { structures, ...EXACT_NDJSON }),
       '[{"id":1,"name":"ann"}]\n',
     );
     // without the structures, 0x40 is just the integer 64
-    assert.equal(decodeToJson(bytes, { ndjson: true }), '[64]\n1\n"ann"\n');
+    assert.equal(decodeToJson(bytes, EXACT_NDJSON), '[64]\n1\n"ann"\n');
   });
 
   test("decodeToJson() throws IncompleteDataError where truncated input ends", () => {
@@ -533,10 +496,12 @@ describe("main()", () => {
       },
     };
     assert.equal(await main(["decode", "--ndjson", "payload.bin"], io), 0);
+    assert.equal(await main(["decode", "--ndjson", "--exact", "payload.bin"], io), 0);
     assert.equal(await main(["encode"], io), 0);
     assert.equal(await main(["decode", "missing.bin"], io), 1);
     assert.equal(await main(["decode", "--bogus"], io), 2);
     assert.deepEqual(written, [
+      ["stdout", '{"a":1}\n'],
       ["stdout", '{"$msgpack":"map","value":{"a":1}}\n'],
       ["stdout", "de 00 01 a1 61 01"],
       ["stderr", "error: cannot read missing.bin: not found\n"],
@@ -556,19 +521,30 @@ describe("msgpackr (subprocess)", () => {
     for (const run of [help, commandHelp]) {
       assert.equal(run.code, 0);
       assert.equal(run.stderr, "");
-      assert.match(text(run.stdout), /^Usage: msgpackr <command> \[options\] \[file\]\n/);
-      assert.match(text(run.stdout), /--structures FILE/);
+      const usage = text(run.stdout);
+      assert.match(usage, /^Usage: msgpackr <command> \[options\] \[file \| URL\]\n/);
+      assert.match(usage, /--structures FILE/);
+      // when to use which form, and what fetch needs under Deno
+      assert.match(usage, /\(default\) The JSON the sending service would print.+Use it to read/s);
+      assert.match(usage, /--exact +How every item was written.+Use\s+it to edit data/s);
+      assert.match(usage, /Under Deno, fetch needs --allow-net/);
     }
   });
 
   test("msgpackr exits 2 on usage errors, with a message on stderr only", async () => {
     const cases: [string[], string][] = [
-      [[], "error: missing command (decode, encode or inspect)"],
-      [["convert"], 'error: unknown command "convert" (use decode, encode or inspect)'],
+      [[], "error: missing command (decode, inspect, fetch or encode)"],
+      [["convert"], 'error: unknown command "convert" (use decode, inspect, fetch or encode)'],
       [["decode", "--pretty"], "error: unknown option --pretty"],
       [["decode", "--float32", "half"], 'error: unknown --float32 mode "half"'],
       [["decode", "a.bin", "b.bin"], "error: too many arguments: b.bin"],
       [["decode", "--structures"], "error: option --structures needs a value"],
+      [["decode", "--hex", "--base64"], "error: options --hex and --base64 cannot be given"],
+      [["fetch"], "error: fetch needs a URL"],
+      [["fetch", "ftp://host/x"], "error: fetch speaks http and https, not ftp"],
+      [["fetch", "-H", "Accept", "http://host/"], 'error: header "Accept" is not "Name: value"'],
+      [["fetch", "-X", "GET /", "http://host/"], 'error: method "GET /" is not an HTTP method'],
+      [["fetch", "-d", "{", "http://host/"], "error: cannot send -d: unexpected end of JSON"],
     ];
     const runs = await Promise.all(cases.map(([args]) => runCli(args)));
     runs.forEach((run, i) => {
@@ -579,9 +555,9 @@ describe("msgpackr (subprocess)", () => {
     });
   });
 
-  test("msgpackr decode | encode round-trips the bench data packed by pack()", async () => {
+  test("msgpackr decode --exact | encode round-trips the bench data packed by pack()", async () => {
     const bytes = packAll(null);
-    const decoded = await runCli(["decode", "--ndjson", tempFile("plain.mp", bytes)]);
+    const decoded = await runCli(["decode", "--exact", "--ndjson", tempFile("plain.mp", bytes)]);
     assert.equal(decoded.code, 0);
     assert.equal(decoded.stderr, "");
     const lines = text(decoded.stdout).trimEnd().split("\n");
@@ -592,18 +568,18 @@ describe("msgpackr (subprocess)", () => {
     assert.deepEqual(encoded.stdout, bytes);
   });
 
-  test("msgpackr decode | encode --records round-trips new Packr() data", async () => {
+  test("msgpackr decode --exact | encode --records round-trips new Packr() data", async () => {
     const bytes = packAll(new Packr());
-    const decoded = await runCli(["decode"], bytes);
+    const decoded = await runCli(["decode", "--exact"], bytes);
     assert.equal(decoded.code, 0);
     const encoded = await runCli(["encode", "--records"], decoded.stdout);
     assert.equal(encoded.code, 0);
     assert.deepEqual(encoded.stdout, bytes);
   });
 
-  test("msgpackr decode | encode --sequential round-trips a sequential stream", async () => {
+  test("msgpackr decode --exact | encode --sequential round-trips a sequential stream", async () => {
     const bytes = packAll(new Packr({ sequential: true }));
-    const decoded = await runCli(["decode", "--sequential", "--ndjson", "-"], bytes);
+    const decoded = await runCli(["decode", "--exact", "--sequential", "--ndjson", "-"], bytes);
     assert.equal(decoded.code, 0);
     const lines = text(decoded.stdout).trimEnd().split("\n");
     assert.deepEqual(lines.map((line) => JSON.parse(line)), allBench);
@@ -618,8 +594,8 @@ describe("msgpackr (subprocess)", () => {
     const jsonFile = tempFile("structures.json", JSON.stringify(structures));
     const packedFile = tempFile("structures.mp", pack(structures));
     const [decoded, decodedWithPacked, inspected] = await Promise.all([
-      runCli(["decode", "--ndjson", "--structures", jsonFile, input]),
-      runCli(["decode", "--ndjson", `--structures=${packedFile}`, input]),
+      runCli(["decode", "--exact", "--ndjson", "--structures", jsonFile, input]),
+      runCli(["decode", "--exact", "--ndjson", `--structures=${packedFile}`, input]),
       runCli(["inspect", "--structures", jsonFile, input]),
     ]);
     assert.equal(decoded.code, 0);
@@ -638,9 +614,9 @@ describe("msgpackr (subprocess)", () => {
     assert.ok(/^\w+$/.test(firstKey) && text(inspected.stdout).includes(line), line);
   });
 
-  test("msgpackr decode | encode round-trips float32 decimal-fit data", async () => {
+  test("msgpackr decode --exact | encode round-trips float32 decimal-fit data", async () => {
     const bytes = packAll(new Packr({ useFloat32: FLOAT32_OPTIONS.DECIMAL_FIT }));
-    const decoded = await runCli(["decode", "--float32", "decimal-fit"], bytes);
+    const decoded = await runCli(["decode", "--exact", "--float32", "decimal-fit"], bytes);
     assert.equal(decoded.code, 0);
     assert.ok(!text(decoded.stdout).includes("$msgpack"));
     const encoded = await runCli(["encode", "--records", "--float32=decimal-fit"], decoded.stdout);

@@ -8,6 +8,9 @@
  *   run `roundtrip.mjs`, and type-check `consumer.ts` against the installed `.d.ts` files with
  *   `tsc` (module resolution `nodenext` and `bundler`, `skipLibCheck: false`).
  * - Bun: `bun add ./x-msgpackr-<version>.tgz`, run `roundtrip.mjs` and `consumer.ts`.
+ * - The `msgpackr` command: `npx @x/msgpackr` and `bunx @x/msgpackr` in those projects, and
+ *   `npx --package <tarball> msgpackr` / `bunx --package <tarball> msgpackr` where nothing is
+ *   installed, decoding a payload written by another encoder.
  *
  * Run with `npm run test:package` or `deno run -A tests/package/run.ts` (needs Node, npm,
  * `node_modules`). Prints `package: N passed, N failed` and exits non-zero on any failure.
@@ -219,6 +222,73 @@ try {
     const dump = await run(bin("bun"), ["x", "msgpackr", "inspect", "rows.mp"], bunProject);
     assert.match(dump, /record def 0x40 +\{id, name\}/);
   });
+
+  await step(
+    "npx @x/msgpackr and bunx @x/msgpackr decode and fetch another encoder's payload",
+    async () => {
+      // msgpack.packb({"id": 5000000000, "name": "Ada", "tags": ["x", "y"], "nested": {"a": 1}})
+      // as Python writes it: a fixmap and a uint64
+      const payload = Uint8Array.from(
+        ("84a26964cf000000012a05f200a46e616d65a3416461a47461677392a178a179a66e6573746564" +
+          "81a16101").match(/../g)!,
+        (byte) => parseInt(byte, 16),
+      );
+      const expected = '{"id":5000000000,"name":"Ada","tags":["x","y"],"nested":{"a":1}}\n';
+      for (const project of [nodeProject, bunProject]) {
+        await Deno.writeFile(`${project}/f.bin`, payload);
+        await Deno.writeTextFile(`${project}/f.b64`, btoa(String.fromCharCode(...payload)));
+      }
+      const fromNpx = await run(
+        "npx",
+        ["--no-install", "@x/msgpackr", "decode", "--ndjson", "f.bin"],
+        nodeProject,
+      );
+      assert.equal(fromNpx, expected);
+      const fromBunx = await run(
+        bin("bunx"),
+        ["@x/msgpackr", "decode", "--ndjson", "f.bin"],
+        bunProject,
+      );
+      assert.equal(fromBunx, expected);
+      const base64 = await run(
+        "npx",
+        ["--no-install", "@x/msgpackr", "decode", "--ndjson", "--base64", "f.b64"],
+        nodeProject,
+      );
+      assert.equal(base64, expected);
+      const pretty = await run(bin("bunx"), ["@x/msgpackr", "decode", "f.bin"], bunProject);
+      assert.deepEqual(JSON.parse(pretty), JSON.parse(expected));
+      // and straight from the tarball, in a directory where nothing is installed
+      const bare = `${temp}/bare`;
+      await Deno.mkdir(bare);
+      await Deno.writeFile(`${bare}/f.bin`, payload);
+      const npxTarball = await run(
+        "npx",
+        ["--yes", "--offline", `--package=${tarball}`, "msgpackr", "decode", "--ndjson", "f.bin"],
+        bare,
+      );
+      assert.equal(npxTarball, expected);
+      const bunxTarball = await run(
+        bin("bunx"),
+        ["--package", tarball, "msgpackr", "decode", "--ndjson", "f.bin"],
+        bare,
+      );
+      assert.equal(bunxTarball, expected);
+      // fetch under Node's and Bun's fetch, from a local server
+      const server = Deno.serve(
+        { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+        () => new Response(payload, { headers: { "content-type": "application/msgpack" } }),
+      );
+      try {
+        const url = `http://127.0.0.1:${server.addr.port}/`;
+        const fetchArgs = ["@x/msgpackr", "fetch", "--ndjson", url];
+        assert.equal(await run("npx", ["--no-install", ...fetchArgs], nodeProject), expected);
+        assert.equal(await run(bin("bunx"), fetchArgs, bunProject), expected);
+      } finally {
+        await server.shutdown();
+      }
+    },
+  );
 } finally {
   await Deno.remove(temp, { recursive: true });
 }
