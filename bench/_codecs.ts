@@ -34,6 +34,22 @@ function prepared(encode: () => Uint8Array, decode: (bytes: Uint8Array) => unkno
   return { encode, decode: () => decode(bytes), decodeCopy: () => decode(bytes.slice()), bytes };
 }
 
+/** The library's API as the benches use it: `mod.ts` of this tree or of another (`ab.ts`). */
+export type Library = Pick<typeof ours, "pack" | "unpack" | "Packr" | "Unpackr">;
+
+/**
+ * `lib` prepared for `value`: `pack`/`unpack`, or with `records` a Packr and an Unpackr sharing
+ * structures, learned by one pack first, so that later packs only reference shared structures.
+ */
+export function prepareLibrary(lib: Library, records: boolean, value: unknown): Prepared {
+  if (!records) return prepared(() => lib.pack(value), (bytes) => lib.unpack(bytes));
+  const structures: string[][] = [];
+  const packr = new lib.Packr({ structures });
+  packr.pack(value);
+  const unpackr = new lib.Unpackr({ structures });
+  return prepared(() => packr.pack(value), (bytes) => unpackr.unpack(bytes));
+}
+
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder();
 const msgpackEncoder = new msgpack.Encoder();
@@ -44,7 +60,7 @@ export const codecs: Codec[] = [
   {
     name: "ours",
     accepts: () => true,
-    prepare: (value) => prepared(() => ours.pack(value), (bytes) => ours.unpack(bytes)),
+    prepare: (value) => prepareLibrary(ours, false, value),
   },
   {
     // zero-copy output like msgpackr's: packs into a reused buffer and returns views of it
@@ -88,13 +104,7 @@ export const codecs: Codec[] = [
   {
     name: "ours records",
     accepts: () => true,
-    prepare: (value) => {
-      const structures: string[][] = [];
-      const packr = new ours.Packr({ structures });
-      packr.pack(value); // learn the shapes: later packs only reference shared structures
-      const unpackr = new ours.Unpackr({ structures });
-      return prepared(() => packr.pack(value), (bytes) => unpackr.unpack(bytes));
-    },
+    prepare: (value) => prepareLibrary(ours, true, value),
   },
   {
     name: "ours records no-eval",

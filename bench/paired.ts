@@ -24,7 +24,7 @@
  * runs this script on each runtime that way and writes bench/RESULTS.md from what it prints.
  */
 
-import { timeSlice } from "./_measure.ts";
+import { pairedSlices } from "./_measure.ts";
 import { codecNamed, msgpackrNative, type Prepared } from "./_codecs.ts";
 import { payloads } from "./_payloads.ts";
 import { ARGS, option, RUNTIME } from "./_runtime.ts";
@@ -83,47 +83,6 @@ function runOf(codec: Prepared, operation: "pack" | "unpack"): () => unknown {
   return FRESH_INPUTS ? codec.decodeCopy : codec.decode;
 }
 
-/** The element at quantile `q` of a sorted list. */
-function quantile(sorted: readonly number[], q: number): number {
-  return sorted[Math.round(q * (sorted.length - 1))];
-}
-
-/**
- * PAIRS pairs of slices of `mine` and `rival`: the quartiles of the ratios of rival time to `mine`
- * time (above 1: ours is faster), and each side's median time per call.
- */
-function pairedSlices(
-  mine: () => unknown,
-  rival: () => unknown,
-): Pick<PairedCell, "low" | "median" | "high" | "oursNs" | "rivalNs"> {
-  for (let i = 0; i < WARM_UP_PAIRS; i++) timeSlice(mine, SLICE_MS), timeSlice(rival, SLICE_MS);
-  const ratios: number[] = [];
-  const oursTimes: number[] = [];
-  const rivalTimes: number[] = [];
-  for (let i = 0; i < PAIRS; i++) {
-    let ours: number;
-    let theirs: number;
-    if (i % 2 === 0) {
-      ours = timeSlice(mine, SLICE_MS);
-      theirs = timeSlice(rival, SLICE_MS);
-    } else {
-      theirs = timeSlice(rival, SLICE_MS);
-      ours = timeSlice(mine, SLICE_MS);
-    }
-    ratios.push(theirs / ours);
-    oursTimes.push(ours);
-    rivalTimes.push(theirs);
-  }
-  for (const list of [ratios, oursTimes, rivalTimes]) list.sort((a, b) => a - b);
-  return {
-    low: quantile(ratios, 0.25),
-    median: quantile(ratios, 0.5),
-    high: quantile(ratios, 0.75),
-    oursNs: quantile(oursTimes, 0.5),
-    rivalNs: quantile(rivalTimes, 0.5),
-  };
-}
-
 const cells: PairedCell[] = [];
 for (const payload of payloads()) {
   if (payloadFilter && !payload.name.includes(payloadFilter)) continue;
@@ -137,7 +96,13 @@ for (const payload of payloads()) {
     for (const operation of OPERATIONS) {
       const ours = runOf(prepare(mine), operation);
       const theirs = runOf(prepare(rival), operation);
-      const cell = { payload: payload.name, mine, rival, operation, ...pairedSlices(ours, theirs) };
+      const cell = {
+        payload: payload.name,
+        mine,
+        rival,
+        operation,
+        ...pairedSlices(ours, theirs, PAIRS, SLICE_MS, WARM_UP_PAIRS),
+      };
       cells.push(cell);
       console.error(`${payload.name} / ${mine} vs ${rival} ${operation}: ${ratioText(cell)}`);
     }
