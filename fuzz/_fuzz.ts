@@ -925,19 +925,28 @@ function addReferences(root: unknown, links: readonly [number, number][]): unkno
 export interface DiffOptions {
   /** Shared references must be shared the same way in both (structured clone). */
   identity: boolean;
+  /**
+   * The class an object counts as (default `Object.getPrototypeOf`): lets values of two libraries
+   * compare, where msgpackr returns Node Buffers for bin and its own C1 object.
+   */
+  prototypeOf?: (value: object) => object | null;
+  /** Whether two Errors' name and message count as equal (default: both strictly equal). */
+  sameErrorText?: (actual: Error, expected: Error) => boolean;
 }
 
 /**
  * Where `actual` and `expected` differ, or null when they are equal: same types and prototypes,
- * numbers by `Object.is`, Dates by time, typed arrays by type and bytes, RegExps by source and
- * flags, Errors by name and message, objects by own enumerable keys (any order), Maps and Sets
- * by entries (in order), and with `identity` the same sharing of objects.
+ * numbers by `Object.is` (NaN equals NaN, -0 does not equal 0), Dates by time (invalid dates are
+ * equal), typed arrays by type and bytes, RegExps by source and flags, Errors by name, message,
+ * cause and (AggregateError) errors, objects by own enumerable keys (any order), Maps and Sets by
+ * entries (in order), and with `identity` the same sharing of objects. Cycles are fine.
  */
 export function valuesDiffer(
   actual: unknown,
   expected: unknown,
   options: DiffOptions,
 ): string | null {
+  const prototypeOf = options.prototypeOf ?? Object.getPrototypeOf;
   const pairs = new Map<unknown, unknown>();
   const reverse = new Map<unknown, unknown>();
   const compare = (a: unknown, e: unknown, path: string): string | null => remember(a, e, path);
@@ -966,7 +975,7 @@ export function valuesDiffer(
       partners.add(eo);
     }
     try {
-      if (Object.getPrototypeOf(ao) !== Object.getPrototypeOf(eo)) {
+      if (prototypeOf(ao) !== prototypeOf(eo)) {
         return `${path}: ${describe(ao)} vs expected ${describe(eo)}`;
       }
       if (ao instanceof Date) {
@@ -997,9 +1006,14 @@ export function valuesDiffer(
       }
       if (ao instanceof Error) {
         const ee = eo as Error;
-        return ao.name === ee.name && ao.message === ee.message
-          ? null
-          : `${path}: ${ao} vs expected ${ee}`;
+        const sameText = options.sameErrorText?.(ao, ee) ??
+          (ao.name === ee.name && ao.message === ee.message);
+        if (!sameText) {
+          return `${path}: ${ao} vs expected ${ee}`;
+        }
+        const problem = compare(ao.cause, ee.cause, `${path}.cause`);
+        if (problem !== null || !(ao instanceof AggregateError)) return problem;
+        return compare(ao.errors, (ee as AggregateError).errors, `${path}.errors`);
       }
       if (ao instanceof Map || ao instanceof Set) {
         const ae = [...(ao as Map<unknown, unknown>).entries()];
@@ -1051,6 +1065,29 @@ export function valuesDiffer(
     return problem;
   };
   return remember(actual, expected, "value");
+}
+
+/**
+ * A {@linkcode DiffOptions.prototypeOf} for values decoded by msgpackr: a Node Buffer counts as a
+ * Uint8Array, and the C1 objects given (msgpackr's, one per loaded copy of msgpackr; the array is
+ * read at each call, so copies loaded later can be added to it) as ours.
+ */
+export function crossLibraryPrototypeOf(
+  foreignC1s: readonly object[],
+): (value: object) => object | null {
+  return (value) => {
+    const prototype = Object.getPrototypeOf(value);
+    if (
+      value instanceof Uint8Array && prototype !== Uint8Array.prototype &&
+      prototype?.constructor?.name === "Buffer"
+    ) {
+      return Uint8Array.prototype;
+    }
+    for (const c1 of foreignC1s) {
+      if (Object.getPrototypeOf(c1) === prototype) return C1Type.prototype;
+    }
+    return prototype;
+  };
 }
 
 function describe(value: unknown): string {
