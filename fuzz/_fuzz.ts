@@ -19,6 +19,7 @@ import {
 } from "../mod.ts";
 import { concatBytes } from "../_core/bytes.ts";
 import { ChunkDecoder } from "../_stream/chunk_decoder.ts";
+import { UnpackrStream } from "../stream.ts";
 
 // ---- randomness --------------------------------------------------------------------------------
 
@@ -335,11 +336,89 @@ export function checkDecode(
 
 /**
  * Feeds `bytes` to the stream decoder in chunks of the given sizes (cycled) and compares with a
- * sequential `unpackMultiple` of the whole: the same values, and an error of the same kind
- * (incomplete or not) after the same values. Returns the rule broken, or null.
+ * sequential `unpackMultiple` of the whole. The stream must deliver exactly the values the whole
+ * decode delivers before it stops (all of them when it succeeds), and then stop with an error of
+ * the same class at the same stream offset, or succeed where it succeeds. The one exception is
+ * documented: a length header that promises more than `maxIncompleteBufferSize` makes the stream
+ * give up at once with a DecodeError, possibly before the bytes that make the whole decode fail
+ * otherwise have arrived (so it may deliver fewer values than the whole decode). Returns the rule
+ * broken, or null.
  */
 export function checkStream(bytes: Uint8Array, chunkSizes: readonly number[]): Failure | null {
   if (bytes.length === 0) return null; // no chunks: nothing to decode, unlike unpackMultiple
+  const decoder = new ChunkDecoder();
+  const values: unknown[] = [];
+  let streamError: unknown = null;
+  let atEnd = false;
+  try {
+    for (const chunk of chunksOf(bytes, chunkSizes)) decoder.push(chunk, values);
+    atEnd = true;
+    decoder.end(values);
+  } catch (error) {
+    streamError = error;
+  }
+  return compareWithWhole("stream (ChunkDecoder)", bytes, values, streamError, atEnd);
+}
+
+/**
+ * {@linkcode checkStream} through `UnpackrStream`: each chunk is written and awaited while the
+ * readable side is read, then the stream is closed; the values read and the error the stream
+ * ends with are held to the same rules.
+ */
+export async function checkUnpackrStream(
+  bytes: Uint8Array,
+  chunkSizes: readonly number[],
+): Promise<Failure | null> {
+  if (bytes.length === 0) return null;
+  const stream = new UnpackrStream();
+  const writer = stream.writable.getWriter();
+  const reader = stream.readable.getReader();
+  const values: unknown[] = [];
+  const reading = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      values.push(value);
+    }
+  })();
+  let atEnd = false;
+  let writeError: unknown = null;
+  try {
+    for (const chunk of chunksOf(bytes, chunkSizes)) await writer.write(chunk);
+    atEnd = true;
+    await writer.close();
+  } catch (error) {
+    writeError = error;
+  }
+  let streamError: unknown = null;
+  try {
+    await reading;
+  } catch (error) {
+    streamError = error;
+  }
+  if (streamError === null && writeError !== null) streamError = writeError;
+  return compareWithWhole("stream (UnpackrStream)", bytes, values, streamError, atEnd);
+}
+
+/** `bytes` cut into chunks of the given sizes (cycled). */
+function chunksOf(bytes: Uint8Array, chunkSizes: readonly number[]): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  for (let offset = 0, i = 0; offset < bytes.length; i++) {
+    const size = Math.max(1, chunkSizes[i % chunkSizes.length]);
+    chunks.push(bytes.subarray(offset, offset + size));
+    offset += size;
+  }
+  return chunks;
+}
+
+/** The rules of {@linkcode checkStream}, for what a stream delivered and how it ended. */
+function compareWithWhole(
+  name: string,
+  bytes: Uint8Array,
+  values: readonly unknown[],
+  streamError: unknown,
+  atEnd: boolean,
+): Failure | null {
   let wholeValues: unknown[];
   let wholeError: unknown = null;
   try {
@@ -348,62 +427,76 @@ export function checkStream(bytes: Uint8Array, chunkSizes: readonly number[]): F
     wholeError = error;
     wholeValues = error instanceof DecodeError ? error.values ?? [] : [];
   }
-  const decoder = new ChunkDecoder();
-  const values: unknown[] = [];
-  let streamError: unknown = null;
-  try {
-    let offset = 0;
-    for (let i = 0; offset < bytes.length; i++) {
-      const size = Math.max(1, chunkSizes[i % chunkSizes.length]);
-      decoder.push(bytes.subarray(offset, offset + size), values);
-      offset += size;
-    }
-    decoder.end(values);
-  } catch (error) {
-    streamError = error;
+  const both = () => `whole: ${String(wholeError)}; stream: ${String(streamError)}`;
+  if (atEnd && isHeldOffsetBug(wholeError, streamError)) {
+    // the known bug below: compare everything else
+    (streamError as DecodeError).offset = (wholeError as DecodeError).offset;
   }
-  const name = "stream (ChunkDecoder)";
-  if (
-    streamError instanceof DecodeError &&
-    !(streamError instanceof IncompleteDataError) &&
-    /^Maximum incomplete buffer size exceeded/.test(streamError.message) &&
-    wholeError instanceof DecodeError
-  ) {
-    // a length header that promises more than maxIncompleteBufferSize: the stream gives up at
-    // once (documented, a DecodeError), possibly before the bytes that make the whole decode fail
-    // otherwise have arrived, and where the whole decode calls the same value incomplete
-    streamError = wholeError;
-  } else if (streamError !== null) {
+  if (streamError !== null) {
     const problem = errorProblem(streamError, bytes);
     if (problem !== null) {
       return failure(name, `stream: ${problem.replace(/\d+/g, "N").slice(0, 160)}`, problem);
     }
   }
-  if ((wholeError === null) !== (streamError === null)) {
-    return failure(
-      name,
-      "stream: disagrees on success",
-      `whole: ${String(wholeError)}; stream: ${String(streamError)}`,
-    );
-  }
   if (
-    wholeError !== null &&
-    (wholeError instanceof IncompleteDataError) !== (streamError instanceof IncompleteDataError)
+    streamError instanceof DecodeError && !(streamError instanceof IncompleteDataError) &&
+    /^Maximum incomplete buffer size exceeded/.test(streamError.message)
   ) {
+    // the documented exception: only a prefix of the values, and the whole decode must fail too
+    if (!(wholeError instanceof DecodeError)) {
+      return failure(name, "stream: gave up on a value the whole decode reads", both());
+    }
+    if (values.length > wholeValues.length) {
+      return failure(name, "stream: more values", `${values.length} vs ${wholeValues.length}`);
+    }
+    const difference = valuesDiffer(values, wholeValues.slice(0, values.length), {
+      identity: false,
+    });
+    return difference === null ? null : failure(name, "stream: different values", difference);
+  }
+  if ((wholeError === null) !== (streamError === null)) {
+    return failure(name, "stream: disagrees on success", both());
+  }
+  if (wholeError !== null) {
+    const whole = wholeError as DecodeError;
+    const stream = streamError as DecodeError;
+    if (whole.constructor !== stream.constructor) {
+      return failure(name, "stream: disagrees on the error class", both());
+    }
+    if (whole.offset !== stream.offset) {
+      return failure(
+        name,
+        "stream: disagrees on the error offset",
+        `whole at ${whole.offset}, stream at ${stream.offset}: ${both()}`,
+      );
+    }
+  }
+  if (values.length !== wholeValues.length) {
     return failure(
       name,
-      "stream: disagrees on the error kind",
-      `whole: ${String(wholeError)}; stream: ${String(streamError)}`,
+      "stream: value count",
+      `${values.length} values vs ${wholeValues.length} from the whole decode; ${both()}`,
     );
   }
-  const difference = valuesDiffer(values, wholeValues.slice(0, values.length), {
-    identity: false,
-  });
+  const difference = valuesDiffer(values, wholeValues, { identity: false });
   if (difference !== null) return failure(name, "stream: different values", difference);
-  if (wholeError === null && values.length !== wholeValues.length) {
-    return failure(name, "stream: value count", `${values.length} vs ${wholeValues.length}`);
-  }
   return null;
+}
+
+/**
+ * KNOWN BUG (the todo test "ChunkDecoder.end() reports an error in the held value at its stream
+ * offset" in tests/hostile_test.ts): when the stream ends, `ChunkDecoder.end()` decodes the value
+ * it still holds, and a DecodeError from that decode keeps its offset relative to the held value
+ * (`01 92 d6 70 00 00 00 02` in chunks of 1: "at offset 1" where the pointer is at 2). Recognized
+ * exactly: an error of `end()`, not incomplete, whose offset plus the start of the failing value
+ * (the whole decode's `lastPosition`) is the whole decode's offset.
+ */
+function isHeldOffsetBug(wholeError: unknown, streamError: unknown): boolean {
+  return wholeError instanceof DecodeError && streamError instanceof DecodeError &&
+    !(streamError instanceof IncompleteDataError) &&
+    wholeError.constructor === streamError.constructor && wholeError.lastPosition !== undefined &&
+    wholeError.lastPosition > 0 &&
+    streamError.offset + wholeError.lastPosition === wholeError.offset;
 }
 
 // ---- mutations ---------------------------------------------------------------------------------
@@ -925,19 +1018,28 @@ function addReferences(root: unknown, links: readonly [number, number][]): unkno
 export interface DiffOptions {
   /** Shared references must be shared the same way in both (structured clone). */
   identity: boolean;
+  /**
+   * The class an object counts as (default `Object.getPrototypeOf`): lets values of two libraries
+   * compare, where msgpackr returns Node Buffers for bin and its own C1 object.
+   */
+  prototypeOf?: (value: object) => object | null;
+  /** Whether two Errors' name and message count as equal (default: both strictly equal). */
+  sameErrorText?: (actual: Error, expected: Error) => boolean;
 }
 
 /**
  * Where `actual` and `expected` differ, or null when they are equal: same types and prototypes,
- * numbers by `Object.is`, Dates by time, typed arrays by type and bytes, RegExps by source and
- * flags, Errors by name and message, objects by own enumerable keys (any order), Maps and Sets
- * by entries (in order), and with `identity` the same sharing of objects.
+ * numbers by `Object.is` (NaN equals NaN, -0 does not equal 0), Dates by time (invalid dates are
+ * equal), typed arrays by type and bytes, RegExps by source and flags, Errors by name, message,
+ * cause and (AggregateError) errors, objects by own enumerable keys (any order), Maps and Sets by
+ * entries (in order), and with `identity` the same sharing of objects. Cycles are fine.
  */
 export function valuesDiffer(
   actual: unknown,
   expected: unknown,
   options: DiffOptions,
 ): string | null {
+  const prototypeOf = options.prototypeOf ?? Object.getPrototypeOf;
   const pairs = new Map<unknown, unknown>();
   const reverse = new Map<unknown, unknown>();
   const compare = (a: unknown, e: unknown, path: string): string | null => remember(a, e, path);
@@ -966,7 +1068,7 @@ export function valuesDiffer(
       partners.add(eo);
     }
     try {
-      if (Object.getPrototypeOf(ao) !== Object.getPrototypeOf(eo)) {
+      if (prototypeOf(ao) !== prototypeOf(eo)) {
         return `${path}: ${describe(ao)} vs expected ${describe(eo)}`;
       }
       if (ao instanceof Date) {
@@ -997,9 +1099,14 @@ export function valuesDiffer(
       }
       if (ao instanceof Error) {
         const ee = eo as Error;
-        return ao.name === ee.name && ao.message === ee.message
-          ? null
-          : `${path}: ${ao} vs expected ${ee}`;
+        const sameText = options.sameErrorText?.(ao, ee) ??
+          (ao.name === ee.name && ao.message === ee.message);
+        if (!sameText) {
+          return `${path}: ${ao} vs expected ${ee}`;
+        }
+        const problem = compare(ao.cause, ee.cause, `${path}.cause`);
+        if (problem !== null || !(ao instanceof AggregateError)) return problem;
+        return compare(ao.errors, (ee as AggregateError).errors, `${path}.errors`);
       }
       if (ao instanceof Map || ao instanceof Set) {
         const ae = [...(ao as Map<unknown, unknown>).entries()];
@@ -1051,6 +1158,29 @@ export function valuesDiffer(
     return problem;
   };
   return remember(actual, expected, "value");
+}
+
+/**
+ * A {@linkcode DiffOptions.prototypeOf} for values decoded by msgpackr: a Node Buffer counts as a
+ * Uint8Array, and the C1 objects given (msgpackr's, one per loaded copy of msgpackr; the array is
+ * read at each call, so copies loaded later can be added to it) as ours.
+ */
+export function crossLibraryPrototypeOf(
+  foreignC1s: readonly object[],
+): (value: object) => object | null {
+  return (value) => {
+    const prototype = Object.getPrototypeOf(value);
+    if (
+      value instanceof Uint8Array && prototype !== Uint8Array.prototype &&
+      prototype?.constructor?.name === "Buffer"
+    ) {
+      return Uint8Array.prototype;
+    }
+    for (const c1 of foreignC1s) {
+      if (Object.getPrototypeOf(c1) === prototype) return C1Type.prototype;
+    }
+    return prototype;
+  };
 }
 
 function describe(value: unknown): string {

@@ -26,6 +26,8 @@ export interface Counts {
   roundTrips: number;
   streams: number;
   large: number;
+  /** Inputs decoded by both our decoder and msgpackr's (fuzz/_differential.ts). */
+  differential: number;
 }
 
 /** Counts of nothing run yet. */
@@ -39,6 +41,7 @@ export function emptyCounts(): Counts {
     roundTrips: 0,
     streams: 0,
     large: 0,
+    differential: 0,
   };
 }
 

@@ -23,6 +23,7 @@ import {
   valueArbitrary,
   valuesDiffer,
 } from "./_fuzz.ts";
+import { checkDifferential, randomDifferentialInput } from "./_differential.ts";
 import {
   emptyCounts,
   SHARED_INPUT_BYTES,
@@ -100,7 +101,7 @@ function run({ seed, shared }: StartMessage): void {
   for (;;) {
     const choice = random();
     counts.cases++;
-    if (choice < 0.45) {
+    if (choice < 0.4) {
       const index = Math.floor(random() * sets.length);
       let bytes: Uint8Array;
       try {
@@ -113,7 +114,21 @@ function run({ seed, shared }: StartMessage): void {
       counts.mutated++;
       decodeAll(bytes, "mutated");
       if (random() < 0.2) streamCase(bytes);
-    } else if (choice < 0.6) {
+    } else if (choice < 0.55) {
+      // differential: a mutated msgpackr encoding decoded by both libraries
+      counts.differential++;
+      const { bytes, config } = randomDifferentialInput(random);
+      decodeAll(bytes, "differential");
+      const failure = checkDifferential(bytes, config);
+      if (failure !== null) {
+        report(
+          [{ target: failure.config, signature: failure.signature, detail: failure.detail }],
+          bytes,
+          "differential",
+        );
+      }
+      if (random() < 0.2) streamCase(bytes);
+    } else if (choice < 0.65) {
       counts.random++;
       decodeAll(randomBytes(random, 1 + Math.floor(random() * 64)), "random");
     } else if (choice < 0.85) {

@@ -3,14 +3,19 @@
 //
 // A worker (fuzz/_worker.ts) decodes hostile inputs with every decoder configuration: mutations
 // of valid encodings of random values from every option set, random bytes, structure-aware random
-// token streams, big bombs; streams them through the chunk decoder; and round-trips random values.
+// token streams, big bombs; decodes mutated msgpackr encodings with msgpackr's decoder too and
+// compares (fuzz/_differential.ts, with the table of intended differences fuzz/_differences.ts);
+// streams inputs through the chunk decoder; and round-trips random values.
 // Each case is checked against the rules of fuzz/_fuzz.ts (only DecodeError/IncompleteDataError
 // with a sane offset and message, untouched built-in prototypes, no non-built-in prototypes in
-// decoded values, bounded time and heap, the stream agreeing with a whole decode, round trips
-// giving the expected value). This process watches the worker: a case that runs longer than
-// HANG_SECONDS, or a worker that dies, is recorded with its input and the worker is restarted
-// with a new seed. Every distinct failure is written (hex input + what failed) to
-// fuzz-failures/<timestamp>.txt. Options: `--seed N`.
+// decoded values, bounded time and heap, the stream delivering exactly what a whole decode
+// delivers, msgpackr decoding alike or a row of the table saying why not, round trips giving the
+// expected value). This process watches the worker: a case that runs longer than HANG_SECONDS, or
+// a worker that dies, is recorded with its input and the worker is restarted with a new seed.
+// Every distinct failure is written (hex input + what failed) to fuzz-failures/<timestamp>.txt.
+// Options: `--seed N` (the first worker's seed, printed at the start; the cases a seed makes do
+// not depend on time, so a run replays with the seed it printed). Exits with 1 when it recorded
+// any failure (CI relies on it), 2 on a bad argument.
 
 import { appendFileSync, mkdirSync } from "node:fs";
 import {
@@ -26,9 +31,18 @@ const HANG_SECONDS = 10;
 const args = typeof Deno !== "undefined"
   ? Deno.args
   : (globalThis as unknown as { process: { argv: string[] } }).process.argv.slice(2);
-const seconds = Number(args.find((arg) => /^\d+(\.\d+)?$/.test(arg)) ?? 60);
 const seedIndex = args.indexOf("--seed");
-let seed = seedIndex >= 0 ? Number(args[seedIndex + 1]) : Math.floor(Math.random() * 0x7fffffff);
+const seedArgument = seedIndex >= 0 ? args[seedIndex + 1] : undefined;
+if (seedIndex >= 0 && !/^-?\d+$/.test(seedArgument ?? "")) {
+  console.error(`--seed needs an integer, got ${seedArgument}`);
+  (globalThis as unknown as { process: { exit(code: number): never } }).process.exit(2);
+}
+const seconds = Number(
+  args.find((arg, i) => i !== seedIndex + 1 && /^\d+(\.\d+)?$/.test(arg)) ?? 60,
+);
+let seed = seedArgument !== undefined
+  ? Number(seedArgument) | 0
+  : Math.floor(Math.random() * 0x7fffffff);
 const runtime = typeof Deno !== "undefined"
   ? `Deno ${Deno.version.deno} (V8 ${Deno.version.v8})`
   : `Bun ${(globalThis as unknown as { Bun: { version: string } }).Bun.version}`;
@@ -162,7 +176,7 @@ console.log(`\nDone on ${runtime} after ${elapsed.toFixed(0)} s (seeds ${seeds.j
 console.log(
   `cases: ${finished.cases} (${
     (finished.cases / elapsed).toFixed(0)
-  }/s) = ${finished.mutated} mutated encodings + ${finished.random} random byte strings + ${finished.structured} structured token streams + ${finished.roundTrips} round trips + ${finished.large} large bombs; ${finished.streams} stream checks`,
+  }/s) = ${finished.mutated} mutated encodings + ${finished.differential} differential inputs (decoded by msgpackr too) + ${finished.random} random byte strings + ${finished.structured} structured token streams + ${finished.roundTrips} round trips + ${finished.large} large bombs; ${finished.streams} stream checks`,
 );
 console.log(`single decodes (input × decoder configuration): ${finished.decodes}`);
 if (failures.size === 0) {

@@ -15,6 +15,7 @@ import {
   applyMutation,
   checkDecode,
   checkStream,
+  checkUnpackrStream,
   decodeTargets,
   type Failure,
   mulberry32,
@@ -26,6 +27,8 @@ import {
   valueArbitrary,
   valuesDiffer,
 } from "../fuzz/_fuzz.ts";
+import { randomDifferentialInput } from "../fuzz/_differential.ts";
+import { concatBytes } from "../_core/bytes.ts";
 import { fromHex } from "./_util.ts";
 
 const SETS = optionSets();
@@ -149,6 +152,50 @@ describe("decoding hostile bytes", () => {
         },
       ),
       { numRuns: 300, seed: 4 },
+    );
+  });
+
+  test("the stream decoder delivers exactly what a whole decode delivers, for hostile streams", () => {
+    // structure-aware random tokens (often several values, often broken) and mutated msgpackr
+    // encodings of every kind, cut at random sizes: the same values, not a prefix, and the same
+    // error class at the same offset
+    fc.assert(
+      fc.property(
+        fc.integer(),
+        fc.boolean(),
+        fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 4 }),
+        (seed, tokens, chunkSizes) => {
+          const random = mulberry32(seed);
+          const bytes = tokens
+            ? concatBytes([
+              randomTokens(random, 4),
+              randomTokens(random, 4),
+              randomTokens(random, 3),
+            ])
+            : randomDifferentialInput(random).bytes;
+          const failure = checkStream(bytes, chunkSizes);
+          assert.equal(failure, null, failure ? describeFailures([failure], bytes) : "");
+        },
+      ),
+      { numRuns: 3000, seed: 6 },
+    );
+  });
+
+  test("UnpackrStream delivers exactly what a whole decode delivers, for hostile streams", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer(),
+        fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 4 }),
+        async (seed, chunkSizes) => {
+          const random = mulberry32(seed);
+          const bytes = random() < 0.5
+            ? concatBytes([randomTokens(random, 4), randomTokens(random, 3)])
+            : randomDifferentialInput(random).bytes;
+          const failure = await checkUnpackrStream(bytes, chunkSizes);
+          assert.equal(failure, null, failure ? describeFailures([failure], bytes) : "");
+        },
+      ),
+      { numRuns: 600, seed: 8 },
     );
   });
 

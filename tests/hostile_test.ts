@@ -18,7 +18,7 @@ import {
   UnpackrStream,
 } from "../mod.ts";
 import { ChunkDecoder } from "../_stream/chunk_decoder.ts";
-import { heapBytes, prototypeProblem } from "../fuzz/_fuzz.ts";
+import { checkStream, heapBytes, prototypeProblem } from "../fuzz/_fuzz.ts";
 import {
   array32,
   assertDecodeError,
@@ -789,15 +789,62 @@ describe("hostile input: streams", () => {
       streamError = error;
     }
     assert.ok(!JSON.stringify(values).includes(String(-1275068416)), JSON.stringify(values));
-    assert.deepEqual(values, whole.slice(0, values.length));
+    // exactly the values the whole decode delivers before it stops, then the same error
+    if (wholeError instanceof DecodeError) whole = wholeError.values ?? [];
+    assert.deepEqual(values, whole);
     assert.equal(streamError === null, wholeError === null, `${streamError} / ${wholeError}`);
     if (wholeError !== null) {
       assert.ok(streamError instanceof DecodeError, String(streamError));
-      assert.equal(
-        streamError instanceof IncompleteDataError,
-        wholeError instanceof IncompleteDataError,
-      );
+      assert.ok(wholeError instanceof DecodeError, String(wholeError));
+      assert.equal(streamError.constructor, wholeError.constructor);
+      assert.equal(streamError.offset, wholeError.offset);
     }
+  });
+
+  test("the stream delivers exactly the values before an error, in every chunking", () => {
+    // three good values, then a bad one (an unknown extension), then one more: the stream must
+    // deliver the three (not fewer) and stop with the whole decode's error at its offset
+    const bytes = bytesOf("01 a1 61 92 c3 c2 d4 05 00 02");
+    let wholeError: unknown = null;
+    try {
+      new Unpackr({ sequential: true }).unpackMultiple(bytes);
+    } catch (error) {
+      wholeError = error;
+    }
+    assert.ok(wholeError instanceof DecodeError);
+    assert.deepEqual(wholeError.values, [1, "a", [true, false]]);
+    for (const size of [1, 2, 3, 4, 7, 10]) {
+      assert.equal(checkStream(bytes, [size]), null, `chunks of ${size}`);
+      const decoder = new ChunkDecoder();
+      const values: unknown[] = [];
+      assert.throws(() => {
+        for (let at = 0; at < bytes.length; at += size) {
+          decoder.push(bytes.subarray(at, at + size), values);
+        }
+        decoder.end(values);
+      }, (error: unknown) => error instanceof DecodeError && error.offset === wholeError.offset);
+      assert.deepEqual(values, wholeError.values, `chunks of ${size}`);
+    }
+  });
+
+  // KNOWN BUG (todo): ChunkDecoder.end() decodes the value it still holds when the stream ends;
+  // a DecodeError from that decode keeps its offset relative to the held value. `01 92 d6 70 00
+  // 00 00 02` (1, then an array whose pointer to id 2 is dangling) in chunks of 1: the whole
+  // decode says "Reference to undefined id 2 at offset 2", the stream "at offset 1". checkStream
+  // (fuzz/_fuzz.ts, isHeldOffsetBug) lets exactly this case through until it is fixed.
+  test.todo("ChunkDecoder.end() reports an error in the held value at its stream offset", () => {
+    const bytes = bytesOf("01 92 d6 70 00 00 00 02");
+    const decoder = new ChunkDecoder();
+    const values: unknown[] = [];
+    assert.throws(() => {
+      for (let at = 0; at < bytes.length; at++) decoder.push(bytes.subarray(at, at + 1), values);
+      decoder.end(values);
+    }, (error: unknown) => {
+      assert.ok(error instanceof DecodeError);
+      assert.match(error.message, /Reference to undefined id 2 at offset 2$/);
+      assert.equal(error.offset, 2);
+      return true;
+    });
   });
 
   test("UnpackrStream errors at once, without holding it, on a forged 4 GiB length", async () => {

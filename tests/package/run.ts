@@ -5,8 +5,9 @@
  * fresh temporary projects:
  *
  * - Node: `npm install ./x-msgpackr-<version>.tgz` (offline: the package has no dependencies),
- *   run `roundtrip.mjs`, and type-check `consumer.ts` against the installed `.d.ts` files with
- *   `tsc` (module resolution `nodenext` and `bundler`, `skipLibCheck: false`).
+ *   run `roundtrip.mjs` with the `node` on PATH, which must be the major version the README
+ *   claims ("Node 20+", the oldest supported), and type-check `consumer.ts` against the installed
+ *   `.d.ts` files with `tsc` (module resolution `nodenext` and `bundler`, `skipLibCheck: false`).
  * - Bun: `bun add ./x-msgpackr-<version>.tgz`, run `roundtrip.mjs` and `consumer.ts`.
  * - The `msgpackr` command: `npx @x/msgpackr` and `bunx @x/msgpackr` in those projects, and
  *   `npx --package <tarball> msgpackr` / `bunx --package <tarball> msgpackr` where nothing is
@@ -120,7 +121,21 @@ try {
   await step("Node runs the round trip from the installed package", async () => {
     await Deno.copyFile(`${here}roundtrip.mjs`, `${nodeProject}/roundtrip.mjs`);
     const nodeVersion = (await run("node", ["--version"], nodeProject)).trim();
-    console.log(`  node ${nodeVersion}`);
+    // the README promises "Node 20+" and says this test runs "fresh Node 20" projects, and
+    // package.json says engines ">=20": the Node that ran is that oldest supported major
+    const readme = await Deno.readTextFile(`${root}README.md`);
+    const claimed = [...readme.matchAll(/\bNode (\d+)(\+| and Bun projects)/g)].map((m) => m[1]);
+    assert.ok(claimed.length >= 2, "the README names the Node version it supports and tests");
+    assert.equal(new Set(claimed).size, 1, `the README names Node ${claimed.join(", ")}`);
+    const { engines } = JSON.parse(await Deno.readTextFile(`${root}package.json`));
+    assert.equal(engines?.node, `>=${claimed[0]}`, "package.json engines.node");
+    const major = /^v(\d+)\./.exec(nodeVersion)?.[1];
+    console.log(`  node ${nodeVersion} (the README claims Node ${claimed[0]}+)`);
+    assert.equal(
+      major,
+      claimed[0],
+      `ran Node ${nodeVersion}, the README claims Node ${claimed[0]}`,
+    );
     const out = await run("node", ["roundtrip.mjs"], nodeProject);
     console.log(out.trimEnd().replace(/^/gm, "  "));
     assert.match(out, /roundtrip on Node .*: \d+ checks passed/);
