@@ -915,6 +915,23 @@ function resolveRecordSlot(slot: number): RecordType | undefined {
   return records.types[slot] ?? records.resolve(slot);
 }
 
+/**
+ * Slot `slot` (32..63) only reads second bytes and was met with high byte 0: it holds no
+ * structure, so, like any empty slot, it may be a shared structure added since the table was
+ * loaded. Loads with `getStructures` (once per decode) and returns the slot's structure, or
+ * `undefined`. A dispatcher defined inline gives way to a loaded shared structure, which reads
+ * second bytes too.
+ */
+function reloadForDispatcherSlot(slot: number): RecordType | undefined {
+  const records = context.records;
+  if (records.getStructures === null || records.triedLoading) return undefined;
+  records.triedLoading = true;
+  loadSharedStructures(records);
+  const type = records.types[slot];
+  const found = type !== undefined && type.keys !== null ? type : records.resolve(slot);
+  return found !== undefined && found.keys !== null ? found : undefined;
+}
+
 function loadSharedStructures(records: RecordTable): void {
   const loaded = withSavedState(() => records.getStructures!());
   if (loaded == null) return;
@@ -942,10 +959,11 @@ function readTwoByteRecord(firstSlot: number, firstType: RecordType): object {
   if (position >= srcEnd) throw incomplete(position + 1);
   const high = src[position++];
   if (high === 0) {
-    if (firstType.keys === null) {
+    const type = firstType.keys !== null ? firstType : reloadForDispatcherSlot(firstSlot);
+    if (type === undefined) {
       throw invalid(`Record id is not defined for ${firstSlot}`, position - 2);
     }
-    return readRecord(firstType);
+    return readRecord(type);
   }
   const slot = firstSlot + (high << 5);
   const type = recordTypes[slot] ?? resolveRecordSlot(slot);
