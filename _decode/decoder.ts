@@ -1184,31 +1184,45 @@ function readError(headerOffset: number): Error {
   }
 }
 
+/**
+ * An Error as msgpackr builds it from `[name, message, cause]`: a known class name makes that
+ * class; any other name (a string, undefined, a number…) makes an Error whose `name` is set to it
+ * as it is. An undefined message leaves the message empty; another primitive becomes its text.
+ */
 function buildError(headerOffset: number): Error {
   const [name, message, cause] = readTagged(headerOffset, "Error");
-  const text = textOf(message, "message", headerOffset, "Error");
-  const errorName = textOf(name, "name", headerOffset, "Error");
+  const text = message === undefined
+    ? undefined
+    : textOf(message, "message", headerOffset, "Error");
+  primitiveField(name, "name", headerOffset, "Error");
   const options = cause === undefined ? undefined : { cause };
-  if (errorName === "AggregateError" && typeof AggregateError === "function") {
+  if (name === "AggregateError" && typeof AggregateError === "function") {
     return new AggregateError([], text, options);
   }
-  const Type = Object.hasOwn(ERROR_TYPES, errorName) ? ERROR_TYPES[errorName] : undefined;
+  const Type = typeof name === "string" && Object.hasOwn(ERROR_TYPES, name)
+    ? ERROR_TYPES[name]
+    : undefined;
   if (Type !== undefined) return new Type(text, options);
   const error = new Error(text, options);
-  error.name = errorName;
+  (error as { name: unknown }).name = name;
   return error;
 }
 
 /**
- * Text of an Error or RegExp field: strings and other primitives. An object is invalid data: its
+ * Checks an Error or RegExp field: strings and other primitives. An object is invalid data: its
  * conversion can run a hostile `toString`, or take exponential time on a graph of references.
  */
+function primitiveField(value: unknown, field: string, headerOffset: number, what: string): void {
+  if (value !== null && (typeof value === "object" || typeof value === "function")) {
+    throw invalid(`${what} extension ${field} must be a string`, headerOffset);
+  }
+}
+
+/** Text of an Error or RegExp field (checked by `primitiveField`). */
 function textOf(value: unknown, field: string, headerOffset: number, what: string): string {
   if (typeof value === "string") return value;
-  if (value === null || (typeof value !== "object" && typeof value !== "function")) {
-    return String(value);
-  }
-  throw invalid(`${what} extension ${field} must be a string`, headerOffset);
+  primitiveField(value, field, headerOffset, what);
+  return String(value);
 }
 
 function readRegExp(headerOffset: number): RegExp {

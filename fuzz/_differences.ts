@@ -344,24 +344,6 @@ export const DIFFERENCES: readonly Difference[] = [
       !input.ours.ok && input.ours.error instanceof IncompleteDataError && hidesOverrun(input),
   },
   {
-    name: "Error fields that are not strings (known bug)",
-    sides: ["values differ"],
-    why: "KNOWN BUG, not intended (tests/differential_test.ts has its todo test): an Error " +
-      "extension whose name is not a string, or whose message is undefined (a short array, " +
-      "`d4 00 00`): msgpackr sets the name as it is (`e.name = 5`, or undefined, shown as " +
-      '"Error") and passes an undefined message to the constructor, which makes it ""; we ' +
-      'convert both with String(), giving the name "5" or "undefined" and the message ' +
-      '"undefined". msgpackr writes a non-string name for an Error whose name was set so.',
-    intended: false,
-    example: { config: "plain", hex: "d4650090" },
-    matches: (input) =>
-      input.ours.ok && input.theirs.ok &&
-      decodedDiffer(input.ours.value, input.theirs.value, (ours, theirs) =>
-          ours.name === String(theirs.name) &&
-          (ours.message === theirs.message ||
-            (ours.message === "undefined" && theirs.message === ""))) === null,
-  },
-  {
     name: "RegExp source or flags undefined (known bug)",
     sides: ["ours fails"],
     why: "KNOWN BUG, not intended (tests/differential_test.ts has its todo test): a RegExp " +
