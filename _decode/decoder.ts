@@ -1225,11 +1225,12 @@ function textOf(value: unknown, field: string, headerOffset: number, what: strin
   return String(value);
 }
 
+/** A RegExp as msgpackr builds it from `[source, flags]`: an undefined field is absent. */
 function readRegExp(headerOffset: number): RegExp {
   chargeHeap(REGEXP_HEAP, headerOffset);
   const [source, flags] = readTagged(headerOffset, "RegExp");
-  const pattern = textOf(source, "source", headerOffset, "RegExp");
-  const flagText = textOf(flags, "flags", headerOffset, "RegExp");
+  const pattern = source === undefined ? "" : textOf(source, "source", headerOffset, "RegExp");
+  const flagText = flags === undefined ? "" : textOf(flags, "flags", headerOffset, "RegExp");
   try {
     return new RegExp(pattern, flagText);
   } catch (error) {

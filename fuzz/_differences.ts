@@ -46,30 +46,6 @@ function extTypeAt(bytes: Uint8Array, offset: number): number {
   return -1;
 }
 
-/**
- * The array after the tag extension at `offset` (`d4 TT 00` or `c7 01 TT 00`) as msgpackr reads
- * it (the value its extension gets), or null.
- */
-function taggedArray(bytes: Uint8Array, offset: number): unknown[] | null {
-  const after = offset + (bytes[offset] === 0xd4 ? 3 : bytes[offset] === 0xc7 ? 4 : NaN);
-  if (!(after < bytes.length)) return null;
-  let first: unknown = null;
-  try {
-    new msgpackrJs.Unpackr({ mapsAsObjects: true }).unpackMultiple(
-      bytes.subarray(after),
-      (value: unknown) => {
-        first = value;
-        return false;
-      },
-    );
-  } catch {
-    // msgpackr may fail after the first value
-  } finally {
-    msgpackrJs.clearSource();
-  }
-  return Array.isArray(first) ? first : null;
-}
-
 /** Decodes the case's bytes with another msgpackr instance, or other options. */
 function rerun(
   input: DifferentialCase,
@@ -342,23 +318,6 @@ export const DIFFERENCES: readonly Difference[] = [
     example: { config: "plain", hex: "92d66200000007c104baa0a4283f3a29" },
     matches: (input) =>
       !input.ours.ok && input.ours.error instanceof IncompleteDataError && hidesOverrun(input),
-  },
-  {
-    name: "RegExp source or flags undefined (known bug)",
-    sides: ["ours fails"],
-    why: "KNOWN BUG, not intended (tests/differential_test.ts has its todo test): a RegExp " +
-      "extension whose array lacks the source or the flags (`d4 78 00 90`, `d4 78 00 91 a1 61`) " +
-      "or holds undefined: msgpackr passes undefined to the RegExp constructor, which takes it " +
-      "as absent (`/(?:)/`, `/a/`); we convert it with String() and fail on the flags " +
-      '"undefined" ("Invalid RegExp extension").',
-    intended: false,
-    example: { config: "plain", hex: "d4784090" },
-    matches: (input) => {
-      const error = ourError(input, /^Invalid RegExp extension \(/);
-      if (error === null || extTypeAt(input.bytes, error.offset) !== 0x78) return false;
-      const fields = taggedArray(input.bytes, error.offset);
-      return fields !== null && (fields[0] === undefined || fields[1] === undefined);
-    },
   },
   {
     name: "bundle strings inside the bundle's own header",

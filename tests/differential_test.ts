@@ -170,14 +170,16 @@ describe("differential decoding: Error and RegExp fields as msgpackr reads them"
     assert.equal(String(bare), "Error");
   });
 
-  // KNOWN BUG (todo): a RegExp extension whose source or flags are missing or undefined.
-  // msgpackr gives the RegExp constructor undefined, which it takes as absent (`/(?:)/`, `/a/`);
-  // we convert with String() and reject the flags "undefined".
-  test.todo("a RegExp with undefined source or flags decodes as in msgpackr", () => {
+  // msgpackr gives the RegExp constructor undefined for a missing or undefined source or flags,
+  // which it takes as absent (`/(?:)/`, `/a/`).
+  test("a RegExp with undefined source or flags decodes as in msgpackr", () => {
     for (const hex of ["d478 00 90", "d478 00 91 a1 61", "d478 00 92 d4 00 00 a1 67"]) {
       const bytes = fromHex(hex);
       const theirs = new msgpackrJs.Unpackr().unpack(bytes) as RegExp;
       assert.equal(String(new Unpackr().unpack(bytes)), String(theirs), hex);
+      assert.equal(checkDifferential(bytes, DIFFERENTIAL_CONFIGS.plain), null, hex);
     }
+    assert.equal(String(new Unpackr().unpack(fromHex("d478 00 90"))), "/(?:)/");
+    assert.equal(String(new Unpackr().unpack(fromHex("d478 00 92 d4 00 00 a1 67"))), "/(?:)/g");
   });
 });
