@@ -135,9 +135,10 @@ export const DIFFERENCES: readonly Difference[] = [
     sides: ["values differ"],
     why: "A string over 64 bytes (and a string bundle, which is one) that starts with U+FEFF: " +
       "msgpackr decodes it with a default TextDecoder, which drops the BOM (and then reads every " +
-      'bundled string one unit off); we keep every character (docs/wire-format.md, "Where ' +
-      'we differ from msgpackr": a byte order mark at the start of a string is kept at every ' +
-      "length). Recognized by msgpackr agreeing with us once its TextDecoder keeps BOMs.",
+      "bundled string one unit off); we keep every character " +
+      '(docs/wire-format.md, "Where we differ from msgpackr": a byte order mark at the start ' +
+      "of a string is kept at every length). Recognized by msgpackr agreeing with us once its " +
+      "TextDecoder keeps BOMs.",
     intended: true,
     example: { config: "plain", hex: "d946efbbbf" + "61".repeat(67) },
     matches: (input) => agree(input.ours, rerun(input, msgpackrJsKeepingBom)),
@@ -166,10 +167,10 @@ export const DIFFERENCES: readonly Difference[] = [
     name: "two-byte id of a slot beyond the shared table",
     sides: ["ours fails"],
     why: "With more than 32 shared structures, every byte 0x60..0x7f starts a two-byte id, also " +
-      'for a slot 32..63 the table does not fill (docs/wire-format.md, "Where we differ from ' +
-      'msgpackr": slots 32..63 read a second byte however the table was given, so that own ' +
-      "two-byte definitions resolve). msgpackr reads such a byte as a positive fixint, as an " +
-      "encoder without records writes it; encoders with records write 64..127 as `cc XX`.",
+      "for a slot 32..63 the table does not fill, so that own two-byte definitions resolve " +
+      '(docs/wire-format.md, "Where we differ from msgpackr": empty slots 32..63 of a table ' +
+      "of more than 32). msgpackr reads such a byte as a positive fixint, as an encoder " +
+      "without records writes it; encoders with records write 64..127 as `cc XX`.",
     intended: true,
     example: { config: "loaded", hex: "917d" },
     matches: (input) => {
@@ -185,10 +186,11 @@ export const DIFFERENCES: readonly Difference[] = [
   {
     name: "12-byte timestamp nanoseconds of 2^31 and more",
     sides: ["values differ"],
-    why: "The nanoseconds of a 12-byte timestamp are a u32 (docs/wire-format.md, " +
-      '"Timestamps"); msgpackr shifts the top byte into the sign bit (`data[0] << 24`), so ' +
+    why: 'The nanoseconds of a 12-byte timestamp are a u32 (docs/wire-format.md, "Timestamps"); ' +
+      "msgpackr shifts the top byte into the sign bit (`data[0] << 24`), so " +
       "nanoseconds of 2^31 and more count as negative, 4294.967296 ms earlier. Only payloads " +
-      "with nanoseconds above 999,999,999, which the spec forbids and msgpackr never writes. " +
+      "with nanoseconds above 999,999,999, which the spec forbids and msgpackr never writes " +
+      '(docs/wire-format.md, "Where we differ from msgpackr"). ' +
       "Recognized by msgpackr agreeing with us once its timestamp reads an unsigned u32 (and " +
       "the input has such a timestamp).",
     intended: true,
@@ -254,8 +256,8 @@ export const DIFFERENCES: readonly Difference[] = [
     sides: ["ours fails"],
     why: "A bundled string (`c1` + count) that reaches past the end of the bundle's string, or " +
       "whose count is not an integer: msgpackr returns what slice() makes of it (a shorter or " +
-      'empty string) and its cursor goes wrong; we reject it (docs/wire-format.md, "Reading ' +
-      'bundles").',
+      "empty string) and its cursor goes wrong; we reject it " +
+      '(docs/wire-format.md, "Reading bundles").',
     intended: true,
     example: { config: "plain", hex: "91d66200000006c144a0a4000000f6" },
     matches: (input) => {
@@ -281,9 +283,10 @@ export const DIFFERENCES: readonly Difference[] = [
   {
     name: "empty bigint extension",
     sides: ["msgpackr fails"],
-    why: 'An ext "B" (0x42) with an empty payload is 0n for us (docs/wire-format.md, "The ' +
-      'bigint extension"); msgpackr reads the missing first byte as undefined and throws a ' +
-      "TypeError from BigInt(). msgpackr never writes it.",
+    why: 'An ext "B" (0x42) with an empty payload is 0n for us ' +
+      '(docs/wire-format.md, "The bigint extension", and "Where we differ from msgpackr"); ' +
+      "msgpackr reads the missing first byte as undefined and throws a TypeError from " +
+      "BigInt(). msgpackr never writes it.",
     intended: true,
     example: { config: "plain", hex: "c70042" },
     matches: (input) =>
@@ -292,8 +295,9 @@ export const DIFFERENCES: readonly Difference[] = [
   {
     name: "record keys that are a bin or typed array",
     sides: ["ours fails"],
-    why: 'The keys of a record definition must be an array (docs/wire-format.md, "Where we ' +
-      'differ from msgpackr": record names that are not an array); msgpackr calls `.map` on ' +
+    why: "The keys of a record definition must be an array " +
+      '(docs/wire-format.md, "Where we differ from msgpackr": record names that are not an ' +
+      "array); msgpackr calls `.map` on " +
       "whatever follows, which a bin or typed array also has (keys become numbers, then " +
       "property names).",
     intended: true,
@@ -335,9 +339,9 @@ export const DIFFERENCES: readonly Difference[] = [
   {
     name: "bundle strings that are not str",
     sides: ["ours fails"],
-    why: "A string bundle's two strings must be `str` values (docs/wire-format.md, \"Reading " +
-      'bundles"); msgpackr reads any byte below 0xc0 as a fixstr header, with a negative ' +
-      "length for maps and arrays, and goes on.",
+    why: "A string bundle's two strings must be `str` values " +
+      '(docs/wire-format.md, "Reading bundles"); msgpackr reads any byte below 0xc0 as a ' +
+      "fixstr header, with a negative length for maps and arrays, and goes on.",
     intended: true,
     example: { config: "plain", hex: "92d66200000007c1fa5d24a0" },
     matches: (input) => {
