@@ -915,6 +915,23 @@ function resolveRecordSlot(slot: number): RecordType | undefined {
   return records.types[slot] ?? records.resolve(slot);
 }
 
+/**
+ * Slot `slot` (32..63) only reads second bytes and was met with high byte 0: it holds no
+ * structure, so, like any empty slot, it may be a shared structure added since the table was
+ * loaded. Loads with `getStructures` (once per decode) and returns the slot's structure, or
+ * `undefined`. A dispatcher defined inline gives way to a loaded shared structure, which reads
+ * second bytes too.
+ */
+function reloadForDispatcherSlot(slot: number): RecordType | undefined {
+  const records = context.records;
+  if (records.getStructures === null || records.triedLoading) return undefined;
+  records.triedLoading = true;
+  loadSharedStructures(records);
+  const type = records.types[slot];
+  const found = type !== undefined && type.keys !== null ? type : records.resolve(slot);
+  return found !== undefined && found.keys !== null ? found : undefined;
+}
+
 function loadSharedStructures(records: RecordTable): void {
   const loaded = withSavedState(() => records.getStructures!());
   if (loaded == null) return;
@@ -942,10 +959,11 @@ function readTwoByteRecord(firstSlot: number, firstType: RecordType): object {
   if (position >= srcEnd) throw incomplete(position + 1);
   const high = src[position++];
   if (high === 0) {
-    if (firstType.keys === null) {
+    const type = firstType.keys !== null ? firstType : reloadForDispatcherSlot(firstSlot);
+    if (type === undefined) {
       throw invalid(`Record id is not defined for ${firstSlot}`, position - 2);
     }
-    return readRecord(firstType);
+    return readRecord(type);
   }
   const slot = firstSlot + (high << 5);
   const type = recordTypes[slot] ?? resolveRecordSlot(slot);
@@ -1166,38 +1184,53 @@ function readError(headerOffset: number): Error {
   }
 }
 
+/**
+ * An Error as msgpackr builds it from `[name, message, cause]`: a known class name makes that
+ * class; any other name (a string, undefined, a number…) makes an Error whose `name` is set to it
+ * as it is. An undefined message leaves the message empty; another primitive becomes its text.
+ */
 function buildError(headerOffset: number): Error {
   const [name, message, cause] = readTagged(headerOffset, "Error");
-  const text = textOf(message, "message", headerOffset, "Error");
-  const errorName = textOf(name, "name", headerOffset, "Error");
+  const text = message === undefined
+    ? undefined
+    : textOf(message, "message", headerOffset, "Error");
+  primitiveField(name, "name", headerOffset, "Error");
   const options = cause === undefined ? undefined : { cause };
-  if (errorName === "AggregateError" && typeof AggregateError === "function") {
+  if (name === "AggregateError" && typeof AggregateError === "function") {
     return new AggregateError([], text, options);
   }
-  const Type = Object.hasOwn(ERROR_TYPES, errorName) ? ERROR_TYPES[errorName] : undefined;
+  const Type = typeof name === "string" && Object.hasOwn(ERROR_TYPES, name)
+    ? ERROR_TYPES[name]
+    : undefined;
   if (Type !== undefined) return new Type(text, options);
   const error = new Error(text, options);
-  error.name = errorName;
+  (error as { name: unknown }).name = name;
   return error;
 }
 
 /**
- * Text of an Error or RegExp field: strings and other primitives. An object is invalid data: its
+ * Checks an Error or RegExp field: strings and other primitives. An object is invalid data: its
  * conversion can run a hostile `toString`, or take exponential time on a graph of references.
  */
-function textOf(value: unknown, field: string, headerOffset: number, what: string): string {
-  if (typeof value === "string") return value;
-  if (value === null || (typeof value !== "object" && typeof value !== "function")) {
-    return String(value);
+function primitiveField(value: unknown, field: string, headerOffset: number, what: string): void {
+  if (value !== null && (typeof value === "object" || typeof value === "function")) {
+    throw invalid(`${what} extension ${field} must be a string`, headerOffset);
   }
-  throw invalid(`${what} extension ${field} must be a string`, headerOffset);
 }
 
+/** Text of an Error or RegExp field (checked by `primitiveField`). */
+function textOf(value: unknown, field: string, headerOffset: number, what: string): string {
+  if (typeof value === "string") return value;
+  primitiveField(value, field, headerOffset, what);
+  return String(value);
+}
+
+/** A RegExp as msgpackr builds it from `[source, flags]`: an undefined field is absent. */
 function readRegExp(headerOffset: number): RegExp {
   chargeHeap(REGEXP_HEAP, headerOffset);
   const [source, flags] = readTagged(headerOffset, "RegExp");
-  const pattern = textOf(source, "source", headerOffset, "RegExp");
-  const flagText = textOf(flags, "flags", headerOffset, "RegExp");
+  const pattern = source === undefined ? "" : textOf(source, "source", headerOffset, "RegExp");
+  const flagText = flags === undefined ? "" : textOf(flags, "flags", headerOffset, "RegExp");
   try {
     return new RegExp(pattern, flagText);
   } catch (error) {

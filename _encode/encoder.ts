@@ -827,7 +827,11 @@ function writeNewRecordHeader(
   target[position++] = recordId >= 0x60 && structures.twoByte ? 0xd5 : 0xd4;
   target[position++] = 0x72;
   writeRecordId(recordId, structures.twoByte);
-  writeArray(keys);
+  // with structuredClone the keys array is an object of the pack like any other, as msgpackr
+  // packs it: a shape defined again in the same pack (its own id was reused) points to the keys
+  // of its first definition (docs/wire-format.md, "References and cycles")
+  if (references !== null) writeObjectValue(keys);
+  else writeArray(keys);
   return true;
 }
 

@@ -215,7 +215,7 @@ export class ChunkDecoder {
       );
       return;
     } catch (error) {
-      if (!(error instanceof IncompleteDataError)) throw error;
+      if (!(error instanceof IncompleteDataError)) throw toStreamOffsets(error, this.#heldStart);
       if (error.missingBytes !== undefined) missing = error.missingBytes;
     }
     throw new IncompleteDataError(

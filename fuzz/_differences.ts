@@ -46,30 +46,6 @@ function extTypeAt(bytes: Uint8Array, offset: number): number {
   return -1;
 }
 
-/**
- * The array after the tag extension at `offset` (`d4 TT 00` or `c7 01 TT 00`) as msgpackr reads
- * it (the value its extension gets), or null.
- */
-function taggedArray(bytes: Uint8Array, offset: number): unknown[] | null {
-  const after = offset + (bytes[offset] === 0xd4 ? 3 : bytes[offset] === 0xc7 ? 4 : NaN);
-  if (!(after < bytes.length)) return null;
-  let first: unknown = null;
-  try {
-    new msgpackrJs.Unpackr({ mapsAsObjects: true }).unpackMultiple(
-      bytes.subarray(after),
-      (value: unknown) => {
-        first = value;
-        return false;
-      },
-    );
-  } catch {
-    // msgpackr may fail after the first value
-  } finally {
-    msgpackrJs.clearSource();
-  }
-  return Array.isArray(first) ? first : null;
-}
-
 /** Decodes the case's bytes with another msgpackr instance, or other options. */
 function rerun(
   input: DifferentialCase,
@@ -159,9 +135,10 @@ export const DIFFERENCES: readonly Difference[] = [
     sides: ["values differ"],
     why: "A string over 64 bytes (and a string bundle, which is one) that starts with U+FEFF: " +
       "msgpackr decodes it with a default TextDecoder, which drops the BOM (and then reads every " +
-      'bundled string one unit off); we keep every character (docs/wire-format.md, "Where ' +
-      'we differ from msgpackr": a byte order mark at the start of a string is kept at every ' +
-      "length). Recognized by msgpackr agreeing with us once its TextDecoder keeps BOMs.",
+      "bundled string one unit off); we keep every character " +
+      '(docs/wire-format.md, "Where we differ from msgpackr": a byte order mark at the start ' +
+      "of a string is kept at every length). Recognized by msgpackr agreeing with us once its " +
+      "TextDecoder keeps BOMs.",
     intended: true,
     example: { config: "plain", hex: "d946efbbbf" + "61".repeat(67) },
     matches: (input) => agree(input.ours, rerun(input, msgpackrJsKeepingBom)),
@@ -190,10 +167,10 @@ export const DIFFERENCES: readonly Difference[] = [
     name: "two-byte id of a slot beyond the shared table",
     sides: ["ours fails"],
     why: "With more than 32 shared structures, every byte 0x60..0x7f starts a two-byte id, also " +
-      'for a slot 32..63 the table does not fill (docs/wire-format.md, "Where we differ from ' +
-      'msgpackr": slots 32..63 read a second byte however the table was given, so that own ' +
-      "two-byte definitions resolve). msgpackr reads such a byte as a positive fixint, as an " +
-      "encoder without records writes it; encoders with records write 64..127 as `cc XX`.",
+      "for a slot 32..63 the table does not fill, so that own two-byte definitions resolve " +
+      '(docs/wire-format.md, "Where we differ from msgpackr": empty slots 32..63 of a table ' +
+      "of more than 32). msgpackr reads such a byte as a positive fixint, as an encoder " +
+      "without records writes it; encoders with records write 64..127 as `cc XX`.",
     intended: true,
     example: { config: "loaded", hex: "917d" },
     matches: (input) => {
@@ -209,10 +186,11 @@ export const DIFFERENCES: readonly Difference[] = [
   {
     name: "12-byte timestamp nanoseconds of 2^31 and more",
     sides: ["values differ"],
-    why: "The nanoseconds of a 12-byte timestamp are a u32 (docs/wire-format.md, " +
-      '"Timestamps"); msgpackr shifts the top byte into the sign bit (`data[0] << 24`), so ' +
+    why: 'The nanoseconds of a 12-byte timestamp are a u32 (docs/wire-format.md, "Timestamps"); ' +
+      "msgpackr shifts the top byte into the sign bit (`data[0] << 24`), so " +
       "nanoseconds of 2^31 and more count as negative, 4294.967296 ms earlier. Only payloads " +
-      "with nanoseconds above 999,999,999, which the spec forbids and msgpackr never writes. " +
+      "with nanoseconds above 999,999,999, which the spec forbids and msgpackr never writes " +
+      '(docs/wire-format.md, "Where we differ from msgpackr"). ' +
       "Recognized by msgpackr agreeing with us once its timestamp reads an unsigned u32 (and " +
       "the input has such a timestamp).",
     intended: true,
@@ -278,8 +256,8 @@ export const DIFFERENCES: readonly Difference[] = [
     sides: ["ours fails"],
     why: "A bundled string (`c1` + count) that reaches past the end of the bundle's string, or " +
       "whose count is not an integer: msgpackr returns what slice() makes of it (a shorter or " +
-      'empty string) and its cursor goes wrong; we reject it (docs/wire-format.md, "Reading ' +
-      'bundles").',
+      "empty string) and its cursor goes wrong; we reject it " +
+      '(docs/wire-format.md, "Reading bundles").',
     intended: true,
     example: { config: "plain", hex: "91d66200000006c144a0a4000000f6" },
     matches: (input) => {
@@ -305,9 +283,10 @@ export const DIFFERENCES: readonly Difference[] = [
   {
     name: "empty bigint extension",
     sides: ["msgpackr fails"],
-    why: 'An ext "B" (0x42) with an empty payload is 0n for us (docs/wire-format.md, "The ' +
-      'bigint extension"); msgpackr reads the missing first byte as undefined and throws a ' +
-      "TypeError from BigInt(). msgpackr never writes it.",
+    why: 'An ext "B" (0x42) with an empty payload is 0n for us ' +
+      '(docs/wire-format.md, "The bigint extension", and "Where we differ from msgpackr"); ' +
+      "msgpackr reads the missing first byte as undefined and throws a TypeError from " +
+      "BigInt(). msgpackr never writes it.",
     intended: true,
     example: { config: "plain", hex: "c70042" },
     matches: (input) =>
@@ -316,8 +295,9 @@ export const DIFFERENCES: readonly Difference[] = [
   {
     name: "record keys that are a bin or typed array",
     sides: ["ours fails"],
-    why: 'The keys of a record definition must be an array (docs/wire-format.md, "Where we ' +
-      'differ from msgpackr": record names that are not an array); msgpackr calls `.map` on ' +
+    why: "The keys of a record definition must be an array " +
+      '(docs/wire-format.md, "Where we differ from msgpackr": record names that are not an ' +
+      "array); msgpackr calls `.map` on " +
       "whatever follows, which a bin or typed array also has (keys become numbers, then " +
       "property names).",
     intended: true,
@@ -344,41 +324,6 @@ export const DIFFERENCES: readonly Difference[] = [
       !input.ours.ok && input.ours.error instanceof IncompleteDataError && hidesOverrun(input),
   },
   {
-    name: "Error fields that are not strings (known bug)",
-    sides: ["values differ"],
-    why: "KNOWN BUG, not intended (tests/differential_test.ts has its todo test): an Error " +
-      "extension whose name is not a string, or whose message is undefined (a short array, " +
-      "`d4 00 00`): msgpackr sets the name as it is (`e.name = 5`, or undefined, shown as " +
-      '"Error") and passes an undefined message to the constructor, which makes it ""; we ' +
-      'convert both with String(), giving the name "5" or "undefined" and the message ' +
-      '"undefined". msgpackr writes a non-string name for an Error whose name was set so.',
-    intended: false,
-    example: { config: "plain", hex: "d4650090" },
-    matches: (input) =>
-      input.ours.ok && input.theirs.ok &&
-      decodedDiffer(input.ours.value, input.theirs.value, (ours, theirs) =>
-          ours.name === String(theirs.name) &&
-          (ours.message === theirs.message ||
-            (ours.message === "undefined" && theirs.message === ""))) === null,
-  },
-  {
-    name: "RegExp source or flags undefined (known bug)",
-    sides: ["ours fails"],
-    why: "KNOWN BUG, not intended (tests/differential_test.ts has its todo test): a RegExp " +
-      "extension whose array lacks the source or the flags (`d4 78 00 90`, `d4 78 00 91 a1 61`) " +
-      "or holds undefined: msgpackr passes undefined to the RegExp constructor, which takes it " +
-      "as absent (`/(?:)/`, `/a/`); we convert it with String() and fail on the flags " +
-      '"undefined" ("Invalid RegExp extension").',
-    intended: false,
-    example: { config: "plain", hex: "d4784090" },
-    matches: (input) => {
-      const error = ourError(input, /^Invalid RegExp extension \(/);
-      if (error === null || extTypeAt(input.bytes, error.offset) !== 0x78) return false;
-      const fields = taggedArray(input.bytes, error.offset);
-      return fields !== null && (fields[0] === undefined || fields[1] === undefined);
-    },
-  },
-  {
     name: "bundle strings inside the bundle's own header",
     sides: ["ours fails"],
     why: "A string bundle whose offset points before the end of the ext (offset 0..3 of its " +
@@ -394,9 +339,9 @@ export const DIFFERENCES: readonly Difference[] = [
   {
     name: "bundle strings that are not str",
     sides: ["ours fails"],
-    why: "A string bundle's two strings must be `str` values (docs/wire-format.md, \"Reading " +
-      'bundles"); msgpackr reads any byte below 0xc0 as a fixstr header, with a negative ' +
-      "length for maps and arrays, and goes on.",
+    why: "A string bundle's two strings must be `str` values " +
+      '(docs/wire-format.md, "Reading bundles"); msgpackr reads any byte below 0xc0 as a ' +
+      "fixstr header, with a negative length for maps and arrays, and goes on.",
     intended: true,
     example: { config: "plain", hex: "92d66200000007c1fa5d24a0" },
     matches: (input) => {

@@ -4,8 +4,7 @@
 // shared structures with two-byte ids, timestamps, bigints) are decoded by both libraries with the
 // same options. Where both decode, the values are equal; where they disagree, a row of the table
 // of intended differences (fuzz/_differences.ts) must recognize the case, or the test fails with
-// the hex bytes. Known bugs of ours that the table lists until they are fixed have todo tests
-// here. The long-running version is part of `deno task fuzz <seconds>` (fuzz/fuzz.ts).
+// the hex bytes. The long-running version is part of `deno task fuzz <seconds>` (fuzz/fuzz.ts).
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -136,29 +135,51 @@ describe("differential decoding against msgpackr", () => {
   });
 });
 
-describe("differential decoding: known bugs (the table's rows marked intended: false)", () => {
-  // KNOWN BUG (todo): an Error extension whose name is not a string or whose message is
-  // undefined. msgpackr keeps the name as it is and lets the constructor drop an undefined
-  // message; we convert both with String(). `d4 65 00 90` (no name, no message): msgpackr gives
-  // an Error whose toString() is "Error" and message ""; we give name and message "undefined".
-  test.todo("an Error with an undefined message or a non-string name decodes as in msgpackr", () => {
-    for (const hex of ["d465 00 90", "d465 00 91 a1 45", "d465 00 92 05 a1 6d"]) {
+describe("differential decoding: Error and RegExp fields as msgpackr reads them", () => {
+  // msgpackr builds an Error from `[name, message, cause]` with `Error(message, { cause })` (or
+  // the class the name names) and then sets `name` as it is; an undefined message leaves the
+  // message empty. `d4 65 00 90` (no name, no message) is an Error whose name is undefined
+  // (toString() "Error") and message "". A cause of undefined gives no cause property (an
+  // intended difference: msgpackr's has `cause: undefined`).
+  test("an Error with an undefined message or a non-string name decodes as in msgpackr", () => {
+    const cases = [
+      "d465 00 90",
+      "d465 00 91 a1 45",
+      "d465 00 92 05 a1 6d",
+      "d465 00 92 c0 c0",
+      "d465 00 93 c3 d4 00 00 a1 63",
+      "d465 00 93 a9 54 79 70 65 45 72 72 6f 72 d4 00 00 a1 63",
+      "d465 00 93 a3 46 6f 6f 05 c0",
+      "d465 00 92 d3 ff ff ff ff ff ff ff ff a0",
+    ];
+    for (const hex of cases) {
       const bytes = fromHex(hex);
       const ours = new Unpackr().unpack(bytes) as Error;
       const theirs = new msgpackrJs.Unpackr().unpack(bytes) as Error;
-      assert.equal(ours.message, theirs.message, hex);
+      assert.equal(ours.constructor, theirs.constructor, hex);
       assert.equal(ours.name, theirs.name, hex);
+      assert.equal(ours.message, theirs.message, hex);
+      assert.equal(Object.hasOwn(ours, "message"), Object.hasOwn(theirs, "message"), hex);
+      assert.equal(ours.cause, theirs.cause, hex);
+      assert.equal(String(ours), String(theirs), hex);
+      assert.equal(checkDifferential(bytes, DIFFERENTIAL_CONFIGS.plain), null, hex);
     }
+    const bare = new Unpackr().unpack(fromHex("d465 00 90")) as Error;
+    assert.ok(Object.hasOwn(bare, "name") && bare.name === undefined);
+    assert.equal(bare.message, "");
+    assert.equal(String(bare), "Error");
   });
 
-  // KNOWN BUG (todo): a RegExp extension whose source or flags are missing or undefined.
-  // msgpackr gives the RegExp constructor undefined, which it takes as absent (`/(?:)/`, `/a/`);
-  // we convert with String() and reject the flags "undefined".
-  test.todo("a RegExp with undefined source or flags decodes as in msgpackr", () => {
+  // msgpackr gives the RegExp constructor undefined for a missing or undefined source or flags,
+  // which it takes as absent (`/(?:)/`, `/a/`).
+  test("a RegExp with undefined source or flags decodes as in msgpackr", () => {
     for (const hex of ["d478 00 90", "d478 00 91 a1 61", "d478 00 92 d4 00 00 a1 67"]) {
       const bytes = fromHex(hex);
       const theirs = new msgpackrJs.Unpackr().unpack(bytes) as RegExp;
       assert.equal(String(new Unpackr().unpack(bytes)), String(theirs), hex);
+      assert.equal(checkDifferential(bytes, DIFFERENTIAL_CONFIGS.plain), null, hex);
     }
+    assert.equal(String(new Unpackr().unpack(fromHex("d478 00 90"))), "/(?:)/");
+    assert.equal(String(new Unpackr().unpack(fromHex("d478 00 92 d4 00 00 a1 67"))), "/(?:)/g");
   });
 });

@@ -827,12 +827,11 @@ describe("hostile input: streams", () => {
     }
   });
 
-  // KNOWN BUG (todo): ChunkDecoder.end() decodes the value it still holds when the stream ends;
-  // a DecodeError from that decode keeps its offset relative to the held value. `01 92 d6 70 00
-  // 00 00 02` (1, then an array whose pointer to id 2 is dangling) in chunks of 1: the whole
-  // decode says "Reference to undefined id 2 at offset 2", the stream "at offset 1". checkStream
-  // (fuzz/_fuzz.ts, isHeldOffsetBug) lets exactly this case through until it is fixed.
-  test.todo("ChunkDecoder.end() reports an error in the held value at its stream offset", () => {
+  // ChunkDecoder.end() decodes the value it still holds when the stream ends; an error in it
+  // points into the stream, as the whole decode's. `01 92 d6 70 00 00 00 02` (1, then an array
+  // whose pointer to id 2 is dangling) in chunks of 1: the held value starts at offset 1, the
+  // pointer is at 2.
+  test("ChunkDecoder.end() reports an error in the held value at its stream offset", () => {
     const bytes = bytesOf("01 92 d6 70 00 00 00 02");
     const decoder = new ChunkDecoder();
     const values: unknown[] = [];
@@ -845,6 +844,8 @@ describe("hostile input: streams", () => {
       assert.equal(error.offset, 2);
       return true;
     });
+    assert.deepEqual(values, [1]);
+    assert.equal(checkStream(bytes, [1]), null);
   });
 
   test("UnpackrStream errors at once, without holding it, on a forged 4 GiB length", async () => {

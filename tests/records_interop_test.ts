@@ -1,7 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // Random-value interop with npm msgpackr 2.1.3 with records on: default Packr, shared structures
 // (more than 32, so two-byte ids, and a full shared table, so two-byte own definitions),
-// sequential across messages, moreTypes, bundleStrings with records, structuredClone with records.
+// sequential across messages, moreTypes, bundleStrings with records, structuredClone with records
+// (also with few own ids, so that shapes are defined again within a message).
 // For a fixed seed and a few thousand values per option set, our Packr and msgpackr's (same
 // options, separate but equal structures arrays) write the same bytes, end with equal tables, and
 // each library decodes the other's bytes to the value the other decodes from its own.
@@ -35,6 +36,11 @@ interface RecordsSet {
   shared?: boolean;
   /** Sequential: one decoder per side reads every message in order. */
   sequential?: boolean;
+  /**
+   * Structured clone with few own ids: shapes are defined again within a message, their keys
+   * written as pointers to the first definition's (the test after the runs).
+   */
+  redefinesShapes?: boolean;
 }
 
 const SETS: RecordsSet[] = [
@@ -111,6 +117,17 @@ const SETS: RecordsSet[] = [
     c1: true,
     bom: true,
   },
+  {
+    name: "Packr({structuredClone, maxOwnStructures: 8})",
+    options: () => ({ structuredClone: true, maxOwnStructures: 8 }),
+    count: 1000,
+    shapes: 20, // more than the 8 own ids: a shape defined again points to its keys
+    moreTypes: true,
+    references: true,
+    c1: true,
+    bom: true,
+    redefinesShapes: true,
+  },
 ];
 
 describe("random values with records against msgpackr", () => {
@@ -123,10 +140,15 @@ describe("random values with records against msgpackr", () => {
       const ours = new Packr(set.options(ourTable));
       const theirs = new msgpackr.Packr(theirOptions(set.options(theirTable)));
       // one decoder per side for the whole run: a sequential one keeps its definitions; with
-      // shared structures msgpackr's loads a copy of our table when it meets an id it does not
-      // know (it cannot read ids ≥ 0x60 of a table given directly), and ours is made per
-      // message with a copy of msgpackr's table (see the todo test below for why not loaded)
-      let ourDecoder = new Unpackr(set.sequential ? { sequential: true } : {});
+      // shared structures each loads a copy of the other encoder's table when it meets an id it
+      // does not know (msgpackr cannot read ids ≥ 0x60 of a table given directly)
+      const ourDecoder = new Unpackr(
+        set.sequential
+          ? { sequential: true }
+          : set.shared
+          ? { getStructures: () => copyStructures(theirStructures(theirs)) }
+          : {},
+      );
       const theirDecoder = new msgpackr.Unpackr(
         set.sequential
           ? { sequential: true }
@@ -136,7 +158,7 @@ describe("random values with records against msgpackr", () => {
       );
       const identity = set.references;
       const usedIds = new Set<string>();
-      let knownKeyPointers = 0;
+      let keyPointers = 0;
       for (let i = 0; i < set.count; i++) {
         const make = (c1: object) =>
           shapedValue(mulberry32(seed + i), {
@@ -150,13 +172,8 @@ describe("random values with records against msgpackr", () => {
         const theirBytes = new Uint8Array(theirs.pack(make(msgpackr.C1)));
         const label = `${set.name}, value #${i} (seed ${seed + i})`;
         const differ = firstDifference(ourBytes, theirBytes);
-        if (differ !== null) {
-          if (set.references && definesKeysByPointer(theirBytes)) {
-            knownKeyPointers++; // a known difference (the todo test below); decoding is checked
-          } else {
-            assert.fail(`${label}: bytes differ ${differ}`);
-          }
-        }
+        if (differ !== null) assert.fail(`${label}: bytes differ ${differ}`);
+        if (definesKeysByPointer(ourBytes)) keyPointers++;
         if (set.shared) {
           assert.deepEqual(
             plainStructures(ourTable),
@@ -165,9 +182,6 @@ describe("random values with records against msgpackr", () => {
           );
         }
         noteIds(ourBytes, usedIds);
-        if (set.shared) {
-          ourDecoder = new Unpackr({ structures: copyStructures(theirStructures(theirs)) });
-        }
         const ourView = ourDecoder.unpack(theirBytes);
         const theirView = theirDecoder.unpack(ourBytes);
         const problem = valuesDiffer(ourView, theirView, { identity, prototypeOf });
@@ -179,41 +193,47 @@ describe("random values with records against msgpackr", () => {
         assert.ok(usedIds.has("d5 72"), "two-byte own definitions");
       }
       if (set.sequential) assert.ok(usedIds.has("redefined"), "sequential ids reused");
-      if (knownKeyPointers > 0) {
-        console.log(`${set.name}: ${knownKeyPointers} values hit the todo case (keys by pointer)`);
-      }
+      if (set.redefinesShapes) assert.ok(keyPointers > 0, "record keys by pointer");
     });
   }
 
-  // KNOWN BUG (todo): with structuredClone, a shape whose own id was evicted (more than 64 own
-  // shapes in one message) is defined again. msgpackr packs the keys array of the new definition
-  // as a pointer (`d6 70 id`) to the keys array of the first definition, which it gives a
-  // reference id (`d6 69 id` inserted before it); we write the keys again. Each library decodes
-  // the other's bytes to the same value; only the bytes differ. The random test above lets
-  // exactly this case through (msgpackr's bytes define a record with a pointer for keys).
-  test.todo(
+  // With structuredClone, a shape whose own id was reused (more than 64 own shapes in one
+  // message) is defined again, and its keys array is an object already written in this message:
+  // msgpackr packs it as a pointer (`d6 70 id`) to the keys of the first definition, which gets
+  // a reference id (`d6 69 id` inserted before it). Both decoders read either form.
+  test(
     "Packr({structuredClone}) writes a redefined shape's keys as a pointer, as msgpackr",
     () => {
-      const value: Record<string, number>[] = Array.from(
-        { length: 66 },
-        (_, i) => ({ [`k${i}`]: i }),
-      );
-      value.push({ k0: 1 });
+      const shapes = (from: number, to: number) =>
+        Array.from({ length: to - from }, (_, i) => ({ [`k${from + i}`]: from + i }));
+      const value: Record<string, number>[] = [...shapes(0, 66), { k0: 1 }];
       const ours = new Packr({ structuredClone: true }).pack(value);
       const theirs = new msgpackr.Packr({ structuredClone: true }).pack(value);
-      // msgpackr: dc 00 43 d4 72 40 d6 69 00 00 00 01 91 a2 6b 30 00 … d4 72 42 d6 70 00 00 00 01 01
       assert.equal(toHex(ours), toHex(theirs));
+      assert.equal(toHex(ours.subarray(0, 16)), "dc0043d47240d6690000000191a26b30");
+      assert.equal(toHex(ours.subarray(-10)), "d47242d6700000000101");
+      // a third definition of the shape points to the same keys
+      const again = [...value, ...shapes(66, 130), { k0: 2 }];
+      const oursAgain = new Packr({ structuredClone: true }).pack(again);
+      assert.equal(
+        toHex(oursAgain),
+        toHex(new msgpackr.Packr({ structuredClone: true }).pack(again)),
+      );
+      assert.equal(toHex(oursAgain.subarray(-10)), "d47243d6700000000102");
+      for (const [bytes, expected] of [[ours, value], [oursAgain, again]] as const) {
+        assert.deepEqual(new Unpackr({ structuredClone: true }).unpack(bytes), expected);
+        assert.deepEqual(new msgpackr.Unpackr({ structuredClone: true }).unpack(bytes), expected);
+      }
     },
   );
 });
 
 describe("found by the random interop runs", () => {
-  // KNOWN BUG (todo): an Unpackr with getStructures that loaded a table of more than 32 shared
-  // structures, meeting the two-byte id (high byte 0) of a shared slot ≥ 32 added to the table
-  // after it loaded, throws "Record id is not defined for 34" without calling getStructures
-  // again: the empty slot gets a two-byte dispatcher, so the reload that any other unknown id
-  // triggers never happens. msgpackr reloads and decodes.
-  test.todo(
+  // An Unpackr with getStructures that loaded a table of more than 32 shared structures meets
+  // the two-byte id (high byte 0) of a shared slot ≥ 32 added to the table after it loaded: the
+  // slot only reads second bytes, so it is empty, and getStructures is called again, as for any
+  // unknown id (msgpackr reloads the same way).
+  test(
     "Unpackr({getStructures}) reloads for a two-byte id of a shared slot added since it loaded",
     () => {
       const table: Structure[] = [];
