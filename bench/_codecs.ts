@@ -39,14 +39,20 @@ export type Library = Pick<typeof ours, "pack" | "unpack" | "Packr" | "Unpackr">
 
 /**
  * `lib` prepared for `value`: `pack`/`unpack`, or with `records` a Packr and an Unpackr sharing
- * structures, learned by one pack first, so that later packs only reference shared structures.
+ * structures, learned by one pack first, so that later packs only reference shared structures;
+ * `noEval` decodes them with the interpreted reader, as the no-eval entry does.
  */
-export function prepareLibrary(lib: Library, records: boolean, value: unknown): Prepared {
+export function prepareLibrary(
+  lib: Library,
+  records: boolean,
+  value: unknown,
+  noEval = false,
+): Prepared {
   if (!records) return prepared(() => lib.pack(value), (bytes) => lib.unpack(bytes));
   const structures: string[][] = [];
   const packr = new lib.Packr({ structures });
   packr.pack(value);
-  const unpackr = new lib.Unpackr({ structures });
+  const unpackr = new lib.Unpackr({ structures, compileRecordReaders: !noEval });
   return prepared(() => packr.pack(value), (bytes) => unpackr.unpack(bytes));
 }
 
@@ -107,16 +113,10 @@ export const codecs: Codec[] = [
     prepare: (value) => prepareLibrary(ours, true, value),
   },
   {
+    // the no-eval build's reader: the interpreted one
     name: "ours records no-eval",
     accepts: () => true,
-    prepare: (value) => {
-      const structures: string[][] = [];
-      const packr = new ours.Packr({ structures });
-      packr.pack(value);
-      // the no-eval build's reader: the interpreted one
-      const unpackr = new ours.Unpackr({ structures, compileRecordReaders: false });
-      return prepared(() => packr.pack(value), (bytes) => unpackr.unpack(bytes));
-    },
+    prepare: (value) => prepareLibrary(ours, true, value, true),
   },
   {
     name: "msgpackr records",

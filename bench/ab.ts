@@ -6,11 +6,14 @@
  * branch), A the tree without it. An A/A run (B a plain copy of A) shows the noise.
  *
  *   deno run -A bench/ab.ts --b=<dir> [--a=<dir>] [--payload=<substring>] [--pairs=<n>]
- *     [--runs=<n>] [--json]
+ *     [--runs=<n>] [--no-eval] [--json]
  *   bun bench/ab.ts --b=<dir> [...]
  *
  * `<dir>` holds the tree's `mod.ts`; A defaults to this repository. Each cell is the median of the
  * pairs' ratios A time / B time (above 1×: B is faster), quartiles in brackets.
+ *
+ * `--no-eval` decodes records with the interpreted reader (`compileRecordReaders: false`, what
+ * the no-eval entry uses) instead of the generated one.
  *
  * Within one process a cell can sit 10% or more off for the whole run (the engines' optimizing
  * decisions differ from process to process, even for two copies of the same tree), so
@@ -32,6 +35,7 @@ const SLICE_MS = 3;
 const WARM_UP_PAIRS = 15;
 const payloadFilter = option("payload");
 const RUNS = Number(option("runs") ?? 5);
+const NO_EVAL = ARGS.includes("--no-eval");
 /** Set in the child processes of a `--runs` comparison: measure once and print JSON. */
 const CHILD = ARGS.includes("--child");
 
@@ -59,8 +63,8 @@ async function measureHere(): Promise<AbCell[]> {
     if (payloadFilter && !payload.name.includes(payloadFilter)) continue;
     for (const records of [false, true]) {
       const sides: [Prepared, Prepared] = [
-        prepareLibrary(a, records, payload.value),
-        prepareLibrary(b, records, payload.value),
+        prepareLibrary(a, records, payload.value, NO_EVAL),
+        prepareLibrary(b, records, payload.value, NO_EVAL),
       ];
       for (const operation of ["pack", "unpack"] as const) {
         const [runA, runB] = sides.map((side) => operation === "pack" ? side.encode : side.decode);
