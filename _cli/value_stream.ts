@@ -133,7 +133,7 @@ export class JsonValueStream {
     this.#read(0, this.#length, []);
   }
 
-  /** Reads the value at the start of `held[start, end)`, adds its JSON to `out`, returns its end. */
+  /** Reads the value at the start of `held[start, end)`, adds its JSON to `out`; its end. */
   #read(start: number, end: number, out: string[]): number {
     const bytes = this.#held.subarray(start, end);
     const reader = this.#reader;
