@@ -2,19 +2,20 @@
 // This module is browser compatible.
 
 // MessagePack that arrives in chunks (an HTTP body) as JSON, one document per value, each as soon
-// as its last byte has arrived. The reader (`_cli/wire.ts`) reads the next value from the bytes
-// held; when they end inside it, the walk is undone and tried again only once the bytes its error
-// counted as missing have arrived (the exact count for a string or binary, a lower bound for a
-// container), not at every chunk. The bytes of the values printed are dropped; record definitions
-// carry over from one value to the next, as `decode` reads a sequence.
+// as its last byte has arrived. A token walker (`_format/token_walker.ts`) follows the value in
+// progress through the bytes as they arrive, resuming where it stopped, and says where it ends;
+// only then does the reader (`_cli/wire.ts`) read the value's items, once. So each byte is walked
+// about once and read once, however the body is cut. The bytes of the values printed are
+// dropped; record definitions carry over from one value to the next, as `decode` reads a
+// sequence.
 
-import { concatBytes } from "../_core/bytes.ts";
 import { DecodeError, IncompleteDataError } from "../_core/errors.ts";
 import type { Structure } from "../_core/options.ts";
+import { COMPLETE, NEED_MORE, type TokenWalker } from "../_format/token_walker.ts";
 import type { JsonValue } from "./json.ts";
 import { printJson } from "./json.ts";
 import type { WireNode } from "./wire.ts";
-import { WireWalker } from "./wire.ts";
+import { describeOffset, WireWalker } from "./wire.ts";
 
 /** Makes the converter of the chosen JSON form for the bytes a walk read. */
 export type ConverterFactory = (bytes: Uint8Array) => { convert(node: WireNode): JsonValue };
@@ -33,22 +34,31 @@ export interface ValueStreamSettings {
 
 /** Turns chunks of MessagePack into JSON text, value by value. */
 export class JsonValueStream {
+  /** Bytes the walker has stepped over and the reader has read, for tests of linear work. */
+  readonly stats: { walked: number; read: number } = { walked: 0, read: 0 };
   readonly #settings: ValueStreamSettings;
-  readonly #walker: WireWalker;
-  /** Bytes received and not yet printed, in chunks joined only when a try is due. */
-  #chunks: Uint8Array[] = [];
-  #held = 0;
+  readonly #reader: WireWalker;
+  /** Where the value in progress ends; begun at offset 0 of the bytes held. */
+  readonly #walker: TokenWalker;
+  /** Bytes received and not yet printed, from offset 0, in a buffer with room to grow. */
+  #held = new Uint8Array(0);
+  #length = 0;
   /** Offset in the whole input of the first byte held. */
   #base = 0;
-  /** Bytes to hold before the next try: the value in progress needs at least this many. */
+  /**
+   * 0 while the walker finds where values end; else the reader has met a cut the walker did not,
+   * and tries again once this many bytes (from the value's start) are held.
+   */
   #need = 0;
 
   constructor(settings: ValueStreamSettings) {
     this.#settings = settings;
-    this.#walker = new WireWalker(new Uint8Array(0), {
+    this.#reader = new WireWalker(new Uint8Array(0), {
       structures: settings.structures,
       maxDepth: settings.maxDepth,
     });
+    this.#walker = this.#reader.finder();
+    this.#walker.begin(0);
   }
 
   /**
@@ -58,54 +68,94 @@ export class JsonValueStream {
    */
   push(chunk: Uint8Array): { json: string; error: DecodeError | null } {
     if (chunk.length === 0) return { json: "", error: null };
-    this.#chunks.push(chunk);
-    this.#held += chunk.length;
-    if (this.#held < this.#need) return { json: "", error: null };
-    const held = this.#join();
+    this.#append(chunk);
     const walker = this.#walker;
-    walker.continueWith(held, this.#base);
-    let done = 0;
-    let complete = 0;
+    const length = this.#length;
+    const out: string[] = [];
     let failure: DecodeError | null = null;
-    try {
-      while (walker.position < held.length) {
-        walker.tryReadNext();
-        done = walker.position;
-        complete = walker.roots.length;
+    let start = 0; // where the value in progress starts
+    for (;;) {
+      let status = COMPLETE;
+      let end = length;
+      if (this.#need === 0) {
+        if (length < walker.needEnd) break;
+        const entry = walker.pos;
+        walker.feed(this.#held, length);
+        status = walker.run();
+        // bytes stepped over, plus a cut header looked at and left for the next chunk
+        this.stats.walked += Math.max(0, Math.min(walker.pos, length) - entry) +
+          (status === NEED_MORE ? Math.max(0, length - walker.pos) : 0);
+        if (status === NEED_MORE) break;
+        if (status === COMPLETE) end = walker.end;
+      } else if (length - start < this.#need) {
+        break;
+      }
+      try {
+        // a value the walker cannot follow is read too: the reader says what is wrong with it
+        start = this.#read(start, end, out);
+        if (status !== COMPLETE) {
+          throw new DecodeError(
+            `${walker.problem} at offset ${describeOffset(this.#base + walker.problemAt)}`,
+            this.#base + walker.problemAt,
+          );
+        }
+      } catch (error) {
+        if (!(error instanceof DecodeError)) throw error;
+        if (!(error instanceof IncompleteDataError)) {
+          failure = error;
+          break;
+        }
+        // the reader meets a cut the walker did not (the strings of a bundle that is not the
+        // value's last one, or any cut before the walker's problem): from here on the reader
+        // tries the bytes held, once those it counts as missing have arrived
+        const missing = end < length ? 1 : Math.max(1, error.missingBytes ?? 1);
+        this.#need = end - start + missing;
+        if (end < length) continue;
+        break;
       }
       this.#need = 0;
-    } catch (error) {
-      if (error instanceof IncompleteDataError) {
-        this.#need = held.length + Math.max(1, error.missingBytes ?? 1);
-      } else if (error instanceof DecodeError) {
-        failure = error;
-        walker.roots.length = complete; // the broken value is not shown
-      } else {
-        throw error;
-      }
+      walker.begin(start);
     }
-    const converter = this.#settings.converter(held);
-    const out: string[] = [];
-    for (const node of walker.roots) {
-      // roots with a label are the strings of a string bundle, not values
-      if (node.label === null) out.push(printJson(converter.convert(node), this.#settings.pretty));
+    if (start > 0) {
+      // drop the values printed; the walk of the value in progress starts again at offset 0 (it
+      // began in this chunk, so this walks no byte more than twice)
+      this.#held.copyWithin(0, start, length);
+      this.#length -= start;
+      this.#base += start;
+      walker.begin(0);
     }
-    this.#base += done;
-    this.#held -= done;
-    this.#chunks = this.#held === 0 ? [] : [held.subarray(done)];
     return { json: out.length === 0 ? "" : out.join("\n") + "\n", error: failure };
   }
 
   /** The input has ended: throws the `IncompleteDataError` of an unfinished value. */
   finish(): void {
-    if (this.#held === 0) return;
-    this.#walker.continueWith(this.#join(), this.#base);
-    this.#walker.readNext();
+    if (this.#length === 0) return;
+    this.#read(0, this.#length, []);
   }
 
-  #join(): Uint8Array {
-    const chunks = this.#chunks;
-    if (chunks.length !== 1) this.#chunks = [concatBytes(chunks)];
-    return this.#chunks[0];
+  /** Reads the value at the start of `held[start, end)`, adds its JSON to `out`; its end. */
+  #read(start: number, end: number, out: string[]): number {
+    const bytes = this.#held.subarray(start, end);
+    const reader = this.#reader;
+    reader.continueWith(bytes, this.#base + start);
+    this.stats.read += end - start;
+    reader.readNext();
+    const converter = this.#settings.converter(bytes);
+    for (const node of reader.roots) {
+      // roots with a label are the strings of a string bundle, not values
+      if (node.label === null) out.push(printJson(converter.convert(node), this.#settings.pretty));
+    }
+    return start + reader.position;
+  }
+
+  #append(chunk: Uint8Array): void {
+    const need = this.#length + chunk.length;
+    if (need > this.#held.length) {
+      const grown = new Uint8Array(Math.max(need, this.#held.length * 2, 4096));
+      grown.set(this.#held.subarray(0, this.#length));
+      this.#held = grown;
+    }
+    this.#held.set(chunk, this.#length);
+    this.#length = need;
   }
 }

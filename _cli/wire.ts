@@ -6,7 +6,8 @@
 // extension types — which is what `inspect` prints and what `decode` needs to emit JSON that
 // re-encodes to the same bytes. Each item joins its parent as soon as its first byte is read, so
 // when the input breaks, the tree holds everything up to the break and the error names the exact
-// offset. Header sizes and lengths come from `_format/tokens.ts`.
+// offset. The tokens, their sizes and their nesting come from `_format/token_walker.ts`, the walk
+// the stream's value scanner uses too; this reader makes an item of each.
 //
 // Records follow the library decoder (docs/wire-format.md, "Records"): slot = id & 0x3f,
 // definitions `d4 72 ID` and `d5 72 LO HI`, two-byte ids for shared slots 32..63 when more than
@@ -23,18 +24,37 @@ import type { Structure } from "../_core/options.ts";
 import { decodeString, decodeStringStrict, encodeUtf8Manually } from "../_strings/utf8.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "../_format/typed_array_ext.ts";
 import {
-  ARRAY,
-  BIN,
   EXT,
   HEADER_SIZE,
-  INLINE_LENGTH,
   LENGTH_FIELD,
   lengthAt,
-  MAP,
-  NEVER_USED,
+  SCALAR,
   STR,
   TOKEN_KIND,
 } from "../_format/tokens.ts";
+import {
+  ARRAY_TOKEN,
+  BAD_EXT,
+  BIN_TOKEN,
+  BUNDLE_EXT,
+  C1_TOKEN,
+  COMPLETE,
+  DEFINITION_TOKEN,
+  EXT_TOKEN,
+  INVALID,
+  MAP_TOKEN,
+  NEED_MORE,
+  PAYLOAD_EXT,
+  RECORD_TOKEN,
+  type RecordShape,
+  SCALAR_TOKEN,
+  STR_TOKEN,
+  TAG_EXT,
+  TAG_TOKEN,
+  type TokenDialect,
+  TokenWalker,
+  UNCERTAIN,
+} from "../_format/token_walker.ts";
 
 /** What an item is. */
 export type WireKind =
@@ -132,12 +152,6 @@ export interface WalkSettings {
   maxDepth: number;
 }
 
-interface Slot {
-  keys: string[] | null;
-  twoByte: boolean;
-  shared: boolean;
-}
-
 interface Bundle {
   nonAscii: string;
   ascii: string;
@@ -187,11 +201,91 @@ export const FORMAT_NAMES: readonly string[] = (() => {
   return names;
 })();
 
+/** A slot of the tool's record table. */
+interface Slot extends RecordShape {
+  readonly keys: string[] | null;
+  readonly shared: boolean;
+}
+
+/**
+ * The tool's record table, which carries definitions from one top-level value to the next as
+ * `unpackMultiple` does, and the extensions it knows, as the token walker asks for them.
+ */
+class WireDialect implements TokenDialect {
+  readonly moreStructures = false;
+  readonly #structures: readonly Structure[] | null;
+  #slots: (Slot | undefined)[] = [];
+
+  constructor(structures: readonly Structure[] | null) {
+    this.#structures = structures;
+  }
+
+  /**
+   * A slot's record type: defined, or shared, or a two-byte dispatcher of the shared structures
+   * (docs/wire-format.md, "Two-byte ids").
+   */
+  recordShape(slot: number): Slot | undefined {
+    const known = this.#slots[slot];
+    if (known !== undefined) return known;
+    const shared = this.#structures;
+    if (shared === null) return undefined;
+    const keys = shared[slot];
+    const twoByte = slot >= 32 && slot < 64 && shared.length > 32;
+    if (keys == null && !twoByte) return undefined;
+    if (keys != null && !Array.isArray(keys)) return undefined;
+    const names = keys == null ? null : keys.map(String);
+    const type: Slot = { keys: names, size: names?.length ?? 0, twoByte, shared: true };
+    this.#slots[slot] = type;
+    return type;
+  }
+
+  /** The tool has no `getStructures`: its structures are all given at the start. */
+  loadStructures(): boolean {
+    return false;
+  }
+
+  /**
+   * Bundles, structured-clone ids, Set, Error and RegExp are tags; the rest is payload. An id or
+   * pointer other than 4 bytes ends the walk (the reader says why).
+   */
+  extension(type: number, length: number): number {
+    switch (type) {
+      case 0x62:
+        return BUNDLE_EXT;
+      case 0x69:
+        return length === 4 ? TAG_EXT : BAD_EXT;
+      case 0x70:
+        return length === 4 ? PAYLOAD_EXT : BAD_EXT;
+      case 0x73:
+      case 0x65:
+      case 0x78:
+        return TAG_EXT;
+    }
+    return PAYLOAD_EXT;
+  }
+
+  /** An inline definition's keys have been read. */
+  define(slot: number, keys: string[], twoByte: boolean): void {
+    this.#slots[slot] = { keys, size: keys.length, twoByte, shared: false };
+  }
+
+  /**
+   * A two-byte definition of a higher slot: references to it go through its dispatch slot, as in
+   * the library's decoder (docs/wire-format.md, "Where we differ from msgpackr").
+   */
+  dispatchThrough(dispatchSlot: number): void {
+    if (this.recordShape(dispatchSlot) === undefined) {
+      this.#slots[dispatchSlot] = { keys: null, size: 0, twoByte: true, shared: false };
+    }
+  }
+}
+
 /**
  * Walks a whole input: one MessagePack value or a sequence. `readAll` fills `roots` with the
  * top-level items (followed, for a value that used string bundles, by the last bundle's strings)
  * and throws a {@linkcode DecodeError} (an {@linkcode IncompleteDataError} for truncated input)
- * at the first problem, leaving in `roots` what was read up to there.
+ * at the first problem, leaving in `roots` what was read up to there. The tokens come from
+ * `_format/token_walker.ts`, one at a time; each becomes an item.
  */
 export class WireWalker {
   /** Top-level items, in order. */
@@ -203,7 +297,10 @@ export class WireWalker {
   #pos = 0;
   /** Offset in the whole input of the first byte of `#b` (see `continueWith`). */
   #base = 0;
-  #slots: (Slot | undefined)[] = [];
+  readonly #dialect: WireDialect;
+  readonly #tokens: TokenWalker;
+  /** The items the next token is inside, outermost first. */
+  readonly #open: WireNode[] = [];
   #bundle: Bundle | null = null;
   #ids = new Set<number>();
 
@@ -212,11 +309,21 @@ export class WireWalker {
     this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.#end = bytes.length;
     this.#settings = settings;
+    this.#dialect = new WireDialect(settings.structures);
+    this.#tokens = new TokenWalker(this.#dialect);
   }
 
   /** Offset just after the last value read. */
   get position(): number {
     return this.#pos;
+  }
+
+  /**
+   * A token walker that knows this walk's record table: it finds where the next value ends as
+   * its bytes arrive (`run`), before this walk reads it.
+   */
+  finder(): TokenWalker {
+    return new TokenWalker(this.#dialect);
   }
 
   /** Reads every top-level value. */
@@ -238,12 +345,32 @@ export class WireWalker {
   readNext(): void {
     this.#bundle = null;
     this.#ids.clear();
-    this.#read(this.roots, 0);
+    const tokens = this.#tokens;
+    const open = this.#open;
+    open.length = 0;
+    tokens.feed(this.#b, this.#end);
+    tokens.begin(this.#pos);
+    for (;;) {
+      const kind = tokens.next();
+      if (kind === COMPLETE) break;
+      if (kind === NEED_MORE) this.#incomplete();
+      if (kind === INVALID || kind === UNCERTAIN) this.#invalid(tokens.problem, tokens.problemAt);
+      const node = this.#item(kind);
+      if (tokens.depth - 1 > open.length) open.push(node); // its elements follow
+      else this.#complete(node);
+      while (open.length > tokens.depth - 1 && open.length > 0) this.#complete(open.pop()!);
+      if (tokens.failure >= 0) {
+        // (the one problem this dialect leaves uncertain) the keys of the innermost open
+        // definition, read whole, are not an array
+        open.at(-1)!.prefix![0].label = "keys";
+        this.#invalid(tokens.problem, tokens.problemAt);
+      }
+    }
+    this.#pos = tokens.end;
     const bundle = this.#bundle as Bundle | null;
     if (bundle !== null) {
-      // the value's last bundle keeps its strings after the value: reading continues there
+      // the value's last bundle keeps its strings after the value
       this.roots.push(...bundle.nodes);
-      if (bundle.end > this.#pos) this.#pos = bundle.end;
       this.#bundle = null;
     }
   }
@@ -260,27 +387,6 @@ export class WireWalker {
     this.#end = bytes.length;
     this.#pos = 0;
     this.roots.length = 0;
-  }
-
-  /**
-   * Reads the next value like {@linkcode readNext}, or, when the bytes end inside it, throws the
-   * {@linkcode IncompleteDataError} with the walk as it was before: no item added, record
-   * definitions of the partial value undone. Then {@linkcode continueWith} longer bytes.
-   */
-  tryReadNext(): void {
-    const slots = this.#slots.slice();
-    const start = this.#pos;
-    const roots = this.roots.length;
-    try {
-      this.readNext();
-    } catch (error) {
-      if (error instanceof IncompleteDataError) {
-        this.#slots = slots;
-        this.#pos = start;
-        this.roots.length = roots;
-      }
-      throw error;
-    }
   }
 
   // ---- errors ----------------------------------------------------------------------------------
@@ -327,85 +433,238 @@ export class WireWalker {
     return describeOffset(this.#base + offset);
   }
 
-  #enter(node: WireNode, depth: number): void {
-    if (depth >= this.#settings.maxDepth) {
+  #enter(node: WireNode): void {
+    if (this.#open.length >= this.#settings.maxDepth) {
       this.#invalid(`Nesting deeper than maxDepth (${this.#settings.maxDepth})`, node.offset);
     }
   }
 
+  /**
+   * The bytes end before the value does (the token walker says `NEED_MORE`): inside a token's
+   * header, or where the innermost open item expects its next element.
+   */
+  #incomplete(): never {
+    const end = this.#end;
+    if (this.#tokens.pos < end) this.#partial(this.#tokens.pos);
+    const node = this.#open.at(-1);
+    if (node === undefined) {
+      throw new IncompleteDataError(
+        `Unexpected end of data at offset ${this.#where(end)}: a value needs 1 more byte`,
+        this.#base + end,
+        1,
+      );
+    }
+    const read = node.children!.length;
+    switch (node.kind) {
+      case "array":
+        return this.#missingItems(node, read, "items", 1);
+      case "map":
+        if (read & 1) {
+          // a missing value counts one byte, each missing entry two
+          const entries = read >> 1;
+          this.#truncated(
+            node,
+            end + 1 + (node.count - entries - 1) * 2,
+            `${node.format} at offset ${this.#where(node.offset)} (entry ${
+              entries + 1
+            } of ${node.count})`,
+          );
+        }
+        return this.#missingItems(node, read >> 1, "entries", 2);
+      case "record":
+        if (node.definition && node.prefix!.length === 0) {
+          this.#truncated(
+            node,
+            end + 1,
+            `record definition at offset ${this.#where(node.offset)} (keys)`,
+          );
+        }
+        return this.#missingItems(node, read, "fields", 1);
+      case "bundled":
+        return this.#truncated(node, end + 1);
+    }
+    // an extension followed by its value
+    this.#truncated(
+      node,
+      end + 1,
+      `${node.format} at offset ${this.#where(node.offset)} (the value after it)`,
+    );
+  }
+
+  /** The bytes end inside the header of the token at `offset`: that item, cut. */
+  #partial(offset: number): never {
+    const b = this.#b;
+    const token = b[offset];
+    const format = FORMAT_NAMES[token];
+    if (token >= 0x40 && token < 0x80) {
+      const node = this.#add("record", "record", offset);
+      node.headerEnd = offset + 2;
+      this.#truncated(node, offset + 2, "two-byte record id");
+    }
+    const kind = TOKEN_KIND[token];
+    if (kind !== EXT) {
+      // a scalar, or a str, bin, array or map whose length field is cut
+      const node = this.#add(
+        kind === SCALAR ? scalarKind(token) : KIND_NAMES[kind],
+        format,
+        offset,
+      );
+      node.headerEnd = offset + HEADER_SIZE[token];
+      this.#truncated(node, node.headerEnd);
+    }
+    const node = this.#add("ext", format, offset);
+    const typeAt = offset + 1 + LENGTH_FIELD[token];
+    if (typeAt > this.#end) {
+      node.headerEnd = typeAt;
+      this.#truncated(node, typeAt);
+    }
+    const count = node.count = lengthAt(b, offset);
+    if (typeAt >= this.#end) {
+      node.headerEnd = typeAt + 1;
+      this.#truncated(node, typeAt + 1 + count);
+    }
+    const type = node.extType = b[typeAt];
+    if (type === 0x72 && (token === 0xd4 || token === 0xd5)) {
+      (node as { kind: WireKind }).kind = "record";
+      node.definition = true;
+      node.headerEnd = typeAt + (token === 0xd5 ? 3 : 2);
+      this.#truncated(node, node.headerEnd);
+    }
+    // the walker stops before a payload only where it needs its first bytes (a bundle's field)
+    node.payloadStart = typeAt + 1;
+    node.headerEnd = typeAt + 1 + count;
+    this.#setExtKind(node, type);
+    this.#truncated(node, node.headerEnd);
+  }
+
   // ---- items -----------------------------------------------------------------------------------
 
-  #node(out: WireNode[], kind: WireKind, format: string, offset: number): WireNode {
+  /** A new item, added where the next token goes: in the innermost open item, or a root. */
+  #add(kind: WireKind, format: string, offset: number): WireNode {
     const node = new WireNode(kind, format, offset);
-    out.push(node);
+    const parent = this.#open.at(-1);
+    if (parent === undefined) {
+      this.roots.push(node);
+    } else if (parent.definition && parent.prefix!.length === 0) {
+      parent.prefix!.push(node); // labelled "keys" once read whole
+    } else {
+      parent.children!.push(node);
+    }
     return node;
   }
 
-  /** A token whose first byte gives its size: `size` more bytes after the first. */
-  #fixed(out: WireNode[], kind: WireKind, format: string, offset: number, size: number) {
-    const node = this.#node(out, kind, format, offset);
-    node.headerEnd = offset + 1 + size;
-    if (node.headerEnd > this.#end) this.#truncated(node, offset + 1 + size);
-    this.#pos = node.end = node.headerEnd;
-    return node;
-  }
-
-  /**
-   * The length of `node`'s token: from its first byte, or from the 1, 2 or 4 bytes after it,
-   * which the position then moves past.
-   */
-  #length(node: WireNode): number {
-    const b = this.#b;
-    const field = LENGTH_FIELD[b[node.offset]];
-    if (field === 0) return INLINE_LENGTH[b[node.offset]];
-    const at = node.offset + 1;
-    node.headerEnd = at + field;
-    if (at + field > this.#end) this.#truncated(node, at + field);
-    this.#pos = at + field;
-    return lengthAt(b, node.offset);
-  }
-
-  #read(out: WireNode[], depth: number): WireNode {
-    const offset = this.#pos;
-    const token = this.#b[this.#pos++];
-    if (token >= 0x40 && token < 0x80) return this.#recordOrInteger(out, offset, token, depth);
+  /** The item of the token the walker has just read (`kind`). */
+  #item(kind: number): WireNode {
+    const tokens = this.#tokens;
+    const offset = tokens.offset;
+    const token = this.#b[offset];
     const format = FORMAT_NAMES[token];
     let node: WireNode;
-    switch (TOKEN_KIND[token]) {
-      case STR:
-        node = this.#node(out, "str", format, offset);
-        return this.#str(node, this.#length(node));
-      case BIN:
-        node = this.#node(out, "bin", format, offset);
-        return this.#payload(node, this.#length(node));
-      case ARRAY:
-        node = this.#node(out, "array", format, offset);
-        return this.#array(node, this.#length(node), depth);
-      case MAP:
-        node = this.#node(out, "map", format, offset);
-        return this.#map(node, this.#length(node), depth);
-      case EXT:
-        node = this.#node(out, "ext", format, offset);
-        return this.#ext(node, this.#length(node), depth);
-      case NEVER_USED:
-        if (this.#bundle !== null) return this.#bundled(out, offset, depth);
-        return this.#fixed(out, "c1", format, offset, 0);
+    let container = true;
+    switch (kind) {
+      case SCALAR_TOKEN:
+        node = this.#scalar(this.#add(scalarKind(token), format, offset), token);
+        container = false;
+        break;
+      case STR_TOKEN:
+        node = this.#str(this.#add("str", format, offset), tokens.headerEnd, tokens.count);
+        container = false;
+        break;
+      case BIN_TOKEN:
+        node = this.#payload(this.#add("bin", format, offset), tokens.headerEnd, tokens.count);
+        container = false;
+        break;
+      case ARRAY_TOKEN:
+      case MAP_TOKEN:
+        node = this.#add(kind === ARRAY_TOKEN ? "array" : "map", format, offset);
+        node.count = tokens.count;
+        node.headerEnd = tokens.headerEnd;
+        node.children = [];
+        break;
+      case EXT_TOKEN:
+      case TAG_TOKEN:
+        node = this.#ext(this.#add("ext", format, offset), tokens.headerEnd, tokens.count);
+        container = node.children !== null;
+        break;
+      case RECORD_TOKEN: {
+        node = this.#add("record", "record", offset);
+        node.headerEnd = tokens.headerEnd;
+        node.children = [];
+        // the walker knows the definitions of this value without their keys: the table has them
+        const type = tokens.shape === undefined
+          ? undefined
+          : this.#dialect.recordShape(tokens.slot);
+        container = type !== undefined;
+        if (type !== undefined) {
+          node.slot = tokens.slot;
+          node.keys = type.keys;
+          node.shared = type.shared;
+          node.count = type.size;
+        }
+        break;
+      }
+      case DEFINITION_TOKEN:
+        node = this.#add("record", format, offset);
+        node.definition = true;
+        node.extType = 0x72;
+        node.count = token === 0xd4 ? 1 : 2;
+        node.headerEnd = tokens.headerEnd;
+        node.prefix = [];
+        node.children = [];
+        if (tokens.failure < 0) {
+          node.slot = tokens.slot;
+          if (token === 0xd5 && this.#b[offset + 3] !== 0) {
+            this.#dialect.dispatchThrough(32 + (tokens.slot & 0x1f));
+          }
+        }
+        break;
+      case C1_TOKEN:
+        node = this.#add("c1", format, offset);
+        container = false;
+        break;
+      default: // BUNDLED_TOKEN
+        node = this.#add("bundled", "bundled str", offset);
+        node.children = [];
+        container = false; // no nesting limit for its length
     }
-    return this.#scalar(out, offset, token);
+    // a problem in the token's header (keys that are not an array come up once they are read)
+    if (tokens.failure === INVALID) this.#invalid(tokens.problem, tokens.problemAt);
+    if (container) this.#enter(node);
+    return node;
+  }
+
+  /** The definition whose keys `node` is, or null. */
+  #definitionOf(node: WireNode): WireNode | null {
+    const parent = this.#open.at(-1);
+    return parent !== undefined && parent.definition && parent.prefix![0] === node ? parent : null;
+  }
+
+  /** `node`'s last element has been read (or it has none). */
+  #complete(node: WireNode): void {
+    node.end = this.#tokens.pos;
+    const definition = this.#definitionOf(node);
+    if (definition !== null && node.kind === "array") {
+      // a definition's keys: the record type of its slot (docs/wire-format.md, "Inline
+      // definitions")
+      node.label = "keys";
+      const keys = node.children!.map((key) => this.#propertyName(key));
+      const at = definition.offset;
+      this.#dialect.define(definition.slot, keys, this.#b[at] === 0xd5 && this.#b[at + 3] === 0);
+      definition.keys = keys;
+      definition.count = keys.length;
+    } else if (node.kind === "bundled") {
+      this.#bundled(node);
+    }
   }
 
   /** nil, a boolean, an integer or a float: the whole token is its header. */
-  #scalar(out: WireNode[], offset: number, token: number): WireNode {
-    const kind: WireKind = token === 0xc0
-      ? "nil"
-      : token === 0xc2 || token === 0xc3
-      ? "bool"
-      : token === 0xca || token === 0xcb
-      ? "float"
-      : "int";
-    const node = this.#fixed(out, kind, FORMAT_NAMES[token], offset, HEADER_SIZE[token] - 1);
+  #scalar(node: WireNode, token: number): WireNode {
+    const at = node.offset + 1;
+    node.headerEnd = node.offset + HEADER_SIZE[token];
+    // the walker steps over a scalar without looking at its bytes: they may not all be here
+    if (node.headerEnd > this.#end) this.#truncated(node, node.headerEnd);
+    node.end = node.headerEnd;
     const view = this.#view;
-    const at = offset + 1;
     switch (token) {
       case 0xc0:
         node.value = null;
@@ -450,21 +709,19 @@ export class WireWalker {
     return node;
   }
 
-  /** `count` payload bytes at the current position (bin, and the part shared by str). */
-  #payload(node: WireNode, count: number): WireNode {
-    const start = this.#pos;
+  /** `count` payload bytes at `start` (bin, and the part shared by str). */
+  #payload(node: WireNode, start: number, count: number): WireNode {
     node.count = count;
     node.payloadStart = start;
     node.headerEnd = start + count;
     if (start + count > this.#end) this.#truncated(node, start + count);
-    this.#pos = node.end = start + count;
+    node.end = start + count;
     return node;
   }
 
-  #str(node: WireNode, count: number): WireNode {
-    const start = this.#pos;
+  #str(node: WireNode, start: number, count: number): WireNode {
     try {
-      this.#payload(node, count);
+      this.#payload(node, start, count);
     } finally {
       node.value = this.#decodeString(start, Math.min(start + count, this.#end), node);
     }
@@ -493,137 +750,6 @@ export class WireWalker {
     return decodeString(this.#b, start, end);
   }
 
-  #array(node: WireNode, count: number, depth: number): WireNode {
-    node.count = count;
-    node.headerEnd = this.#pos;
-    const children: WireNode[] = node.children = [];
-    this.#enter(node, depth);
-    for (let i = 0; i < count; i++) {
-      if (this.#pos >= this.#end) this.#missingItems(node, i, "items", 1);
-      this.#read(children, depth + 1);
-    }
-    node.end = this.#pos;
-    return node;
-  }
-
-  #map(node: WireNode, count: number, depth: number): WireNode {
-    node.count = count;
-    node.headerEnd = this.#pos;
-    const children: WireNode[] = node.children = [];
-    this.#enter(node, depth);
-    for (let i = 0; i < count * 2; i++) {
-      if (this.#pos >= this.#end) {
-        // a missing value counts one byte, each missing entry two
-        const read = i >> 1;
-        if (i & 1) {
-          this.#truncated(
-            node,
-            this.#end + 1 + (count - read - 1) * 2,
-            `${node.format} at offset ${this.#where(node.offset)} (entry ${read + 1} of ${count})`,
-          );
-        }
-        this.#missingItems(node, read, "entries", 2);
-      }
-      this.#read(children, depth + 1);
-    }
-    node.end = this.#pos;
-    return node;
-  }
-
-  // ---- records ---------------------------------------------------------------------------------
-
-  /**
-   * A slot without a known structure: a shared structure, or a two-byte dispatcher
-   * (docs/wire-format.md, "Two-byte ids").
-   */
-  #resolve(slot: number): Slot | undefined {
-    const known = this.#slots[slot];
-    if (known !== undefined) return known;
-    const shared = this.#settings.structures;
-    if (shared === null) return undefined;
-    const keys = shared[slot];
-    const twoByte = slot >= 32 && slot < 64 && shared.length > 32;
-    if (keys == null && !twoByte) return undefined;
-    if (keys != null && !Array.isArray(keys)) return undefined;
-    const type: Slot = { keys: keys == null ? null : keys.map(String), twoByte, shared: true };
-    this.#slots[slot] = type;
-    return type;
-  }
-
-  #recordOrInteger(out: WireNode[], offset: number, token: number, depth: number): WireNode {
-    let slot = token & 0x3f;
-    let type = this.#resolve(slot);
-    if (type === undefined) return this.#scalar(out, offset, token);
-    const node = this.#node(out, "record", "record", offset);
-    if (type.twoByte) {
-      node.headerEnd = offset + 2;
-      if (this.#pos >= this.#end) this.#truncated(node, offset + 2, "two-byte record id");
-      const high = this.#b[this.#pos++];
-      if (high !== 0) {
-        slot += high << 5;
-        type = this.#resolve(slot);
-      }
-      if (type === undefined || type.keys === null) {
-        this.#invalid(`Record id is not defined for ${slot}`, offset);
-      }
-    }
-    node.slot = slot;
-    node.keys = type.keys;
-    node.shared = type.shared;
-    node.count = type.keys!.length;
-    node.headerEnd = this.#pos;
-    return this.#fields(node, depth);
-  }
-
-  /** `d4 72 ID` / `d5 72 LO HI`, then the keys array, then the first record's fields. */
-  #definition(node: WireNode, twoByteForm: boolean, depth: number): WireNode {
-    const b = this.#b;
-    const typeAt = node.offset + 1;
-    node.definition = true;
-    node.headerEnd = typeAt + (twoByteForm ? 3 : 2);
-    if (node.headerEnd > this.#end) this.#truncated(node, node.headerEnd);
-    let slot: number;
-    let twoByte = false;
-    if (twoByteForm) {
-      const low = b[typeAt + 1];
-      const high = b[typeAt + 2];
-      if ((low & 0x3f) < 32) {
-        this.#invalid(`Invalid two-byte record id 0x${low.toString(16)}`, node.offset);
-      }
-      const dispatch = 32 + (low & 0x1f);
-      if (high !== 0 && this.#resolve(dispatch) === undefined) {
-        // references to the higher slot go through this one, as in the library's decoder
-        // (docs/wire-format.md, "Where we differ from msgpackr")
-        this.#slots[dispatch] = { keys: null, twoByte: true, shared: false };
-      }
-      slot = dispatch + (high << 5);
-      twoByte = high === 0;
-    } else {
-      slot = b[typeAt + 1] & 0x3f;
-    }
-    this.#pos = node.headerEnd;
-    node.slot = slot;
-    this.#enter(node, depth);
-    const prefix: WireNode[] = node.prefix = [];
-    if (this.#pos >= this.#end) {
-      this.#truncated(
-        node,
-        this.#pos + 1,
-        `record definition at offset ${this.#where(node.offset)} (keys)`,
-      );
-    }
-    const keysNode = this.#read(prefix, depth + 1);
-    keysNode.label = "keys";
-    if (keysNode.kind !== "array") {
-      this.#invalid("Record definition keys must be an array", keysNode.offset);
-    }
-    const keys = keysNode.children!.map((key) => this.#propertyName(key));
-    this.#slots[slot] = { keys, twoByte, shared: false };
-    node.keys = keys;
-    node.count = keys.length;
-    return this.#fields(node, depth);
-  }
-
   /** A record key as a property name (docs/wire-format.md, "Maps and keys"). */
   #propertyName(key: WireNode): string {
     const name = keyName(key);
@@ -631,53 +757,35 @@ export class WireWalker {
     return name;
   }
 
-  #fields(node: WireNode, depth: number): WireNode {
-    const children: WireNode[] = node.children = [];
-    const count = node.count;
-    if (!node.definition) this.#enter(node, depth);
-    for (let i = 0; i < count; i++) {
-      if (this.#pos >= this.#end) this.#missingItems(node, i, "fields", 1);
-      this.#read(children, depth + 1);
-    }
-    node.end = this.#pos;
-    return node;
-  }
-
   // ---- extensions ------------------------------------------------------------------------------
 
-  /** An ext of `count` payload bytes; the position is at its type byte. */
-  #ext(node: WireNode, count: number, depth: number): WireNode {
-    const typeAt = this.#pos;
+  /**
+   * An ext of `count` payload bytes at `start`; a tag gets its `children`, the value after it
+   * (docs/wire-format.md, "moreTypes codes", "References and cycles").
+   */
+  #ext(node: WireNode, start: number, count: number): WireNode {
+    const type = this.#b[start - 1];
     node.count = count;
-    node.headerEnd = typeAt + 1;
-    if (typeAt >= this.#end) this.#truncated(node, typeAt + 1 + count);
-    const type = this.#b[typeAt];
     node.extType = type;
-    if (type === 0x72 && (count === 1 || count === 2) && node.format.startsWith("fixext")) {
-      (node as { kind: WireKind }).kind = "record";
-      return this.#definition(node, count === 2, depth);
-    }
-    const start = node.payloadStart = typeAt + 1;
+    node.payloadStart = start;
     node.headerEnd = start + count;
-    if (start + count > this.#end) {
-      this.#setExtKind(node, type);
-      this.#truncated(node, start + count);
-    }
-    this.#pos = node.end = start + count;
     this.#setExtKind(node, type);
+    if (start + count > this.#end) this.#truncated(node, start + count);
+    node.end = start + count;
     const b = this.#b;
     switch (node.kind) {
       case "timestamp":
         node.value = this.#timestamp(start, count);
-        return node;
+        break;
       case "bigint":
         node.value = decodeBigIntPayload(b, start, count);
-        return node;
+        break;
       case "typed":
         node.value = TYPED_ARRAY_NAMES.get(b[start])!;
-        return node;
+        break;
       case "bundle":
-        return this.#openBundle(node, depth);
+        this.#openBundle(node);
+        break;
       case "id":
       case "ref": {
         if (count !== 4) {
@@ -689,15 +797,18 @@ export class WireWalker {
         const id = node.value = this.#view.getUint32(start);
         if (node.kind === "ref") {
           node.danglingRef = !this.#ids.has(id);
-          return node;
+          break;
         }
         this.#ids.add(id);
-        return this.#tagged(node, depth);
+        node.end = -1;
+        node.children = [];
+        break;
       }
       case "set":
       case "error":
       case "regexp":
-        return this.#tagged(node, depth);
+        node.end = -1;
+        node.children = [];
     }
     return node;
   }
@@ -763,45 +874,19 @@ export class WireWalker {
     return null;
   }
 
-  /** Set, Error, RegExp and structured-clone ids: the value follows the extension. */
-  #tagged(node: WireNode, depth: number): WireNode {
-    const children: WireNode[] = node.children = [];
-    node.end = -1;
-    this.#enter(node, depth);
-    if (this.#pos >= this.#end) {
-      this.#truncated(
-        node,
-        this.#pos + 1,
-        `${node.format} at offset ${this.#where(node.offset)} (the value after it)`,
-      );
-    }
-    this.#read(children, depth + 1);
-    node.end = this.#pos;
-    return node;
-  }
-
   // ---- string bundles --------------------------------------------------------------------------
 
   /**
-   * A "b" extension (docs/wire-format.md, "Bundled strings"): its two strings, then the value
-   * that follows it.
+   * A "b" extension (docs/wire-format.md, "Bundled strings"): its two strings, read now for the
+   * bundled strings of the value that follows it.
    */
-  #openBundle(node: WireNode, depth: number): WireNode {
+  #openBundle(node: WireNode): void {
     const start = node.payloadStart;
-    const after = this.#pos;
+    const after = node.end;
     if (node.count < 4) this.#invalid("Invalid string bundle extension", node.offset);
     const stringsAt = start + this.#view.getUint32(start);
     if (stringsAt < after) this.#invalid("String bundle offset out of range", start);
     const nodes: WireNode[] = [];
-    const bundle: Bundle = {
-      nonAscii: "",
-      ascii: "",
-      nonAsciiPosition: 0,
-      asciiPosition: 0,
-      stringsAt,
-      end: stringsAt,
-      nodes,
-    };
     if (stringsAt >= this.#end) {
       this.#truncated(
         node,
@@ -811,63 +896,84 @@ export class WireWalker {
         })`,
       );
     }
-    this.#pos = stringsAt;
-    bundle.nonAscii = this.#bundleString(nodes, "bundle strings, non-ASCII");
-    bundle.ascii = this.#bundleString(nodes, "bundle strings, ASCII");
-    bundle.end = this.#pos;
+    const nonAscii = this.#bundleString(nodes, "bundle strings, non-ASCII", stringsAt);
+    const ascii = this.#bundleString(nodes, "bundle strings, ASCII", nonAscii.end);
+    const bundle: Bundle = {
+      nonAscii: nonAscii.value as string,
+      ascii: ascii.value as string,
+      nonAsciiPosition: 0,
+      asciiPosition: 0,
+      stringsAt,
+      end: ascii.end,
+      nodes,
+    };
     const previous = this.#bundle;
     if (previous !== null && previous.stringsAt >= start && previous.stringsAt < after) {
       node.prefix = previous.nodes;
     }
     this.#bundle = bundle;
-    this.#pos = after;
-    return this.#tagged(node, depth);
+    node.end = -1;
+    node.children = [];
   }
 
-  #bundleString(out: WireNode[], label: string): string {
-    const offset = this.#pos;
+  /** One of a bundle's strings, at `offset`. */
+  #bundleString(out: WireNode[], label: string, offset: number): WireNode {
     if (offset >= this.#end) {
-      const node = this.#node(out, "str", "str", offset);
+      const node = new WireNode("str", "str", offset);
+      out.push(node);
       node.label = label;
       this.#truncated(node, offset + 1, `${label} at offset ${this.#where(offset)}`);
     }
-    const token = this.#b[offset];
+    const b = this.#b;
+    const token = b[offset];
     if (TOKEN_KIND[token] !== STR) this.#invalid("Expected string", offset);
-    const node = this.#node(out, "str", FORMAT_NAMES[token], offset);
+    const node = new WireNode("str", FORMAT_NAMES[token], offset);
+    out.push(node);
     node.label = label;
-    this.#pos++;
-    return this.#str(node, this.#length(node)).value as string;
+    const start = offset + HEADER_SIZE[token];
+    node.headerEnd = start;
+    if (start > this.#end) this.#truncated(node, start);
+    return this.#str(node, start, lengthAt(b, offset));
   }
 
-  /** `c1` + a count while a bundle is active: the next characters of one of its strings. */
-  #bundled(out: WireNode[], offset: number, depth: number): WireNode {
-    const node = this.#node(out, "bundled", "bundled str", offset);
-    const children: WireNode[] = node.children = [];
-    if (this.#pos >= this.#end) this.#truncated(node, this.#pos + 1);
-    const countNode = this.#read(children, depth + 1);
-    node.headerEnd = this.#pos;
+  /** `c1` + a count while a bundle is open: the next characters of one of its strings. */
+  #bundled(node: WireNode): void {
+    node.headerEnd = node.end;
+    const countNode = node.children![0];
     const count = countNode.value;
     if (countNode.kind !== "int" || typeof count !== "number") {
-      this.#invalid("Bundled string length must be an integer", offset);
+      this.#invalid("Bundled string length must be an integer", node.offset);
     }
     const bundle = this.#bundle!;
     let text: string;
     if (count > 0) {
       const end = bundle.asciiPosition + count;
-      if (end > bundle.ascii.length) this.#invalid("Bundled string out of range", offset);
+      if (end > bundle.ascii.length) this.#invalid("Bundled string out of range", node.offset);
       text = bundle.ascii.slice(bundle.asciiPosition, end);
       bundle.asciiPosition = end;
     } else {
       const end = bundle.nonAsciiPosition - count;
-      if (end > bundle.nonAscii.length) this.#invalid("Bundled string out of range", offset);
+      if (end > bundle.nonAscii.length) this.#invalid("Bundled string out of range", node.offset);
       text = bundle.nonAscii.slice(bundle.nonAsciiPosition, end);
       bundle.nonAsciiPosition = end;
     }
     node.value = text;
     node.count = count;
-    node.end = this.#pos;
-    return node;
   }
+}
+
+/** Item kinds of the standard formats, by `TOKEN_KIND`. */
+const KIND_NAMES: readonly WireKind[] = ["int", "str", "bin", "array", "map", "ext", "c1"];
+
+/** The kind of a scalar's item. */
+function scalarKind(token: number): WireKind {
+  return token === 0xc0
+    ? "nil"
+    : token === 0xc2 || token === 0xc3
+    ? "bool"
+    : token === 0xca || token === 0xcb
+    ? "float"
+    : "int";
 }
 
 /**

@@ -2,27 +2,35 @@
 // This module is browser compatible.
 
 // The command line tool's encoder: writes tagged JSON (see `_cli/tagged_json.ts`) as MessagePack.
-// Untagged values get exactly the bytes `Packr.pack` writes for the same JavaScript values
-// (docs/wire-format.md, "What the encoder writes"): numbers, strings, bigints and dates are packed
-// by a library `Packr` with the same options; arrays get minimal headers; objects become map16 or
-// records, with ids decided by the library's own `StructureEncoder`, so they are the ids a Packr
-// with the same options picks; strings may be bundled (docs/wire-format.md, "Bundled strings").
-// Tags add what JSON cannot say and, when a tag names a wire format (`uint16`,
-// `"header": "str8"`), that exact format, so that decoded bytes encode back to themselves.
+// Every top-level value is one `pack` of a library `Packr` with the tool's options (records,
+// `sequential`, shared structures, `useFloat32`, `bundleStrings`), so untagged values get exactly
+// the bytes `Packr.pack` writes for the same JavaScript values (docs/wire-format.md, "What the
+// encoder writes"): record ids from the Packr's own structures, strings bundled as it bundles them
+// (docs/wire-format.md, "Bundled strings"). Tags whose bytes the library writes the same way
+// become the JavaScript value it writes them from: `bigint`, `date`, `c1`, `undefined`, `bin`,
+// `array` and `map` without a `"header"`, `object`.
+// What is left is the part the library would write otherwise, the widths another producer chose:
+// a tag's `"header"` (`"header": "str8"`), integer and float widths (`uint16`, `float64` with
+// `bits`), strings that are not UTF-8, timestamps, typed arrays, extensions, the header and
+// payload of the tags followed by a value (Set, Error, RegExp, structured-clone ids), and an
+// object whose key order a JavaScript object cannot hold (integer-like keys after others, a key
+// twice). Those bytes are built here and written in place during the same `pack`, through an
+// extension of the Packr (`allocateForWrite`); the values inside them are packed in place after
+// them, so record ids and bundles run through the whole value as the library's own.
 // Numbers kept as text (`JsonNumber`, from a parse with exact numbers: `fetch -d`) are written as
 // other services write JSON numbers: an integer as the smallest integer format up to 64 bits (past
 // that, msgpackr's bigint extension), any other number as float64.
 
 import { concatBytes } from "../_core/bytes.ts";
+import { C1 } from "../_core/c1.ts";
 import { JsonInputError, JsonNumber, JsonObject, type JsonValue } from "./json.ts";
 import { fromBase64, fromHex } from "./text.ts";
 import { parseTimestampIso } from "./time.ts";
 import { FORMAT_NAMES, TYPED_ARRAY_NAMES } from "./wire.ts";
 import type { Float32Option } from "../_format/float32.ts";
 import type { Structure } from "../_core/options.ts";
-import { StructureEncoder } from "../_records/structures.ts";
-import { MAX_BUNDLE_SIZE, NON_ASCII } from "../_encode/encoder.ts";
-import { Packr } from "../_encode/packr.ts";
+import type { WriteTarget } from "../_core/extensions.ts";
+import { encodeContextOf, Packr } from "../_encode/packr.ts";
 import { HEADER_SIZE } from "../_format/tokens.ts";
 
 /** The member that makes a JSON object a tag. */
@@ -49,14 +57,6 @@ export interface WriterSettings {
 const TYPED_ARRAY_BY_NAME = new Map(
   [...TYPED_ARRAY_NAMES].map(([code, name]) => [name, code] as const),
 );
-
-interface Bundle {
-  nonAscii: string;
-  ascii: string;
-  size: number;
-  /** Offset of this bundle's 4-byte field, -1 before the first bundle opens. */
-  field: number;
-}
 
 const BYTES = ["base64", "hex"];
 const HEADER = ["header"];
@@ -168,39 +168,122 @@ export function timestampFormat(seconds: bigint, nanoseconds: number): string {
     : "ext8";
 }
 
+/** Bytes a tag forces, then the values the Packr packs after them. */
+class Forced {
+  readonly head: Uint8Array;
+  readonly values: readonly unknown[];
+
+  constructor(head: Uint8Array, values: readonly unknown[] = []) {
+    this.head = head;
+    this.values = values;
+  }
+}
+
+/**
+ * An object of records mode whose keys a JavaScript object cannot hold in their order: a record
+ * of those keys, its id from the Packr's structures as the encoder takes one (docs/wire-format.md,
+ * "Choosing ids").
+ */
+class ForcedRecord {
+  readonly keys: readonly string[];
+  readonly values: readonly unknown[];
+
+  constructor(keys: readonly string[], values: readonly unknown[]) {
+    this.keys = keys;
+    this.values = values;
+  }
+}
+
+/** A map16 header. */
+function map16(length: number): Uint8Array {
+  return Uint8Array.of(0xde, length >> 8, length & 0xff);
+}
+
+/**
+ * A record id: one byte, or two for ids ≥ 0x60 in two-byte mode (docs/wire-format.md, "Two-byte
+ * ids").
+ */
+function recordIdBytes(recordId: number, twoByte: boolean): number[] {
+  return recordId >= 0x60 && twoByte
+    ? [((recordId - 0x60) & 0x1f) + 0x60, (recordId - 0x60) >> 5]
+    : [recordId];
+}
+
+/** Keys and values as the entries of a map: key, value, key, value… */
+function entries(keys: readonly unknown[], values: readonly unknown[]): unknown[] {
+  const out = new Array<unknown>(keys.length * 2);
+  for (let i = 0; i < keys.length; i++) {
+    out[2 * i] = keys[i];
+    out[2 * i + 1] = values[i];
+  }
+  return out;
+}
+
 /** Writes tagged JSON values as MessagePack, one top-level value at a time. */
 export class TaggedWriter {
   readonly #settings: WriterSettings;
-  readonly #structures: StructureEncoder | null;
-  #buffer = new Uint8Array(8192);
-  #view = new DataView(this.#buffer.buffer);
-  #pos = 0;
+  readonly #packr: Packr;
   #depth = 0;
-  #bundle: Bundle | null = null;
   /** Index in the text of the innermost object being written, for error messages. */
   #at = -1;
 
   constructor(settings: WriterSettings) {
     this.#settings = settings;
-    if (!settings.records) {
-      this.#structures = null;
-      return;
-    }
     const shared = settings.structures;
     // a copy: the table may grow while packing (it never does with shapes kept inline)
-    const table = shared === null ? [] : shared.map((keys) => [...keys]);
-    this.#structures = new StructureEncoder(
-      shared === null ? { sequential: settings.sequential } : {
-        sequential: settings.sequential,
+    const table = shared === null ? undefined : shared.map((keys) => [...keys]);
+    const packr = this.#packr = new Packr({
+      useRecords: settings.records,
+      sequential: settings.sequential,
+      useFloat32: settings.float32,
+      bundleStrings: settings.bundleStrings,
+      useBigIntExtension: true,
+      // the tool's own depth check comes first, with the place in the text
+      maxDepth: 2 * settings.maxDepth + 8,
+      ...(table === undefined ? {} : {
         structures: table,
         maxSharedStructures: Math.max(32, table.length),
         // the structures file is only read: new shapes are defined inline, so the output
         // decodes with the same file
         shouldShareStructure: () => false,
+      }),
+    });
+    packr.addExtension({
+      Class: Forced,
+      type: 1, // unused: the extension writes its bytes itself
+      pack(forced: Forced, allocateForWrite, pack) {
+        write(allocateForWrite, forced.head);
+        for (const value of forced.values) pack(value);
       },
-      table,
-      () => {},
-    );
+    });
+    packr.addExtension({
+      Class: ForcedRecord,
+      type: 1,
+      pack(record: ForcedRecord, allocateForWrite, pack) {
+        // as the encoder writes a record, with the keys in this order
+        const structures = encodeContextOf(packr).structures!;
+        const node = structures.nodeFor(record.keys);
+        let recordId = node.recordId;
+        let keys: readonly string[] | null = null; // of an inline definition
+        if (recordId === 0) {
+          const shape = node.keys ?? [...record.keys];
+          recordId = structures.allocate(node, shape, structures.newNodes);
+          if (recordId === 0) {
+            write(allocateForWrite, map16(record.keys.length));
+            for (const value of entries(record.keys, record.values)) pack(value);
+            return;
+          }
+          if (recordId >= structures.sharedLimitId) keys = shape;
+        }
+        const id = recordIdBytes(recordId, structures.twoByte);
+        write(
+          allocateForWrite,
+          Uint8Array.from(keys === null ? id : [id.length === 2 ? 0xd5 : 0xd4, 0x72, ...id]),
+        );
+        if (keys !== null) pack(keys);
+        for (const value of record.values) pack(value);
+      },
+    });
   }
 
   /** Encodes every value, one after another. */
@@ -210,45 +293,9 @@ export class TaggedWriter {
 
   /** Encodes one top-level value. */
   encode(value: JsonValue): Uint8Array {
-    this.#pos = 0;
     this.#depth = 0;
     this.#at = -1;
-    this.#bundle = this.#settings.bundleStrings && typeof value !== "string"
-      ? { nonAscii: "", ascii: "", size: Infinity, field: -1 }
-      : null;
-    const structures = this.#structures;
-    structures?.beginPack();
-    try {
-      this.#value(value);
-      const bundle = this.#bundle as Bundle | null;
-      if (bundle !== null && bundle.field >= 0) this.#bundleStrings(bundle);
-    } finally {
-      this.#bundle = null;
-      structures?.endPack();
-    }
-    return this.#buffer.slice(0, this.#pos);
-  }
-
-  // ---- output ----------------------------------------------------------------------------------
-
-  #room(bytes: number): void {
-    const need = this.#pos + bytes;
-    if (need <= this.#buffer.length) return;
-    const grown = new Uint8Array(Math.max(need, this.#buffer.length * 2));
-    grown.set(this.#buffer.subarray(0, this.#pos));
-    this.#buffer = grown;
-    this.#view = new DataView(grown.buffer);
-  }
-
-  #byte(byte: number): void {
-    this.#room(1);
-    this.#buffer[this.#pos++] = byte;
-  }
-
-  #bytes(bytes: Uint8Array): void {
-    this.#room(bytes.length);
-    this.#buffer.set(bytes, this.#pos);
-    this.#pos += bytes.length;
+    return this.#packr.pack(this.#value(value));
   }
 
   #fail(message: string, at: number = this.#at): never {
@@ -262,12 +309,16 @@ export class TaggedWriter {
     }
   }
 
+  /** Values inside a container (or after a tag). */
+  #inner(values: readonly JsonValue[]): unknown[] {
+    this.#enter();
+    const converted = values.map((value) => this.#value(value));
+    this.#depth--;
+    return converted;
+  }
+
   /** A header of `format` for `length`; checks that the format can hold it. */
-  #header(format: string, length: number): void {
-    this.#room(5);
-    const t = this.#buffer;
-    const view = this.#view;
-    let p = this.#pos;
+  #header(format: string, length: number): Uint8Array {
     const fits = (max: number) => {
       if (length > max) this.#fail(`Header ${format} cannot hold length ${length}`);
     };
@@ -275,48 +326,41 @@ export class TaggedWriter {
     switch (format) {
       case "fixstr":
         fits(0x1f);
-        t[p++] = token | length;
-        break;
+        return Uint8Array.of(token | length);
       case "fixarray":
       case "fixmap":
         fits(0xf);
-        t[p++] = token | length;
-        break;
+        return Uint8Array.of(token | length);
       case "str8":
       case "bin8":
       case "ext8":
         fits(0xff);
-        t[p++] = token;
-        t[p++] = length;
-        break;
+        return Uint8Array.of(token, length);
       case "str16":
       case "bin16":
       case "ext16":
       case "array16":
       case "map16":
         fits(0xffff);
-        t[p++] = token;
-        view.setUint16(p, length);
-        p += 2;
-        break;
+        return Uint8Array.of(token, length >> 8, length & 0xff);
       case "str32":
       case "bin32":
       case "ext32":
       case "array32":
       case "map32":
         fits(0xffffffff);
-        t[p++] = token;
-        view.setUint32(p, length);
-        p += 4;
-        break;
-      default: {
-        const size = FIXEXT_SIZES[format];
-        if (size === undefined) this.#fail(`Unknown header format ${JSON.stringify(format)}`);
-        if (length !== size) this.#fail(`Header ${format} cannot hold ${length} bytes`);
-        t[p++] = token;
-      }
+        return Uint8Array.of(
+          token,
+          length >>> 24,
+          (length >> 16) & 0xff,
+          (length >> 8) & 0xff,
+          length & 0xff,
+        );
     }
-    this.#pos = p;
+    const size = FIXEXT_SIZES[format];
+    if (size === undefined) this.#fail(`Unknown header format ${JSON.stringify(format)}`);
+    if (length !== size) this.#fail(`Header ${format} cannot hold ${length} bytes`);
+    return Uint8Array.of(token);
   }
 
   /** A header of `family`: the one a tag names in `"header"`, else the smallest. */
@@ -324,7 +368,7 @@ export class TaggedWriter {
     family: "str" | "bin" | "array" | "map" | "ext",
     forced: string | undefined,
     length: number,
-  ): void {
+  ): Uint8Array {
     if (forced !== undefined) {
       const ok = family === "ext"
         ? forced in FIXEXT_SIZES || /^ext(8|16|32)$/.test(forced)
@@ -332,214 +376,88 @@ export class TaggedWriter {
       if (!ok || forced === "fixbin" || forced === "array8" || forced === "map8") {
         this.#fail(`Header ${JSON.stringify(forced)} is not a ${family} format`);
       }
-      this.#header(forced, length);
-      return;
+      return this.#header(forced, length);
     }
-    this.#header(minimalFormat(family, length), length);
+    return this.#header(minimalFormat(family, length), length);
   }
 
   // ---- values ----------------------------------------------------------------------------------
 
-  #value(value: JsonValue): void {
+  /** The value to pack for a JSON value. */
+  #value(value: JsonValue): unknown {
     switch (typeof value) {
       case "string":
-        this.#string(value);
-        return;
       case "number":
-        this.#bytes(numberBytes(value, !this.#settings.records, this.#settings.float32));
-        return;
       case "boolean":
-        this.#byte(value ? 0xc3 : 0xc2);
-        return;
+        return value;
     }
-    if (value === null) {
-      this.#byte(0xc0);
-    } else if (value instanceof JsonNumber) {
-      this.#exactNumber(value);
-    } else if (Array.isArray(value)) {
-      this.#array(value, undefined);
-    } else {
-      const outer = this.#at;
-      this.#at = value.at;
-      if (value.keys.includes(TAG)) this.#tag(value);
-      else this.#object(value.keys, value.values);
-      this.#at = outer;
-    }
+    if (value === null) return null;
+    if (value instanceof JsonNumber) return this.#exactNumber(value);
+    if (Array.isArray(value)) return this.#inner(value);
+    const outer = this.#at;
+    this.#at = value.at;
+    const packed = value.keys.includes(TAG)
+      ? this.#tag(value)
+      : this.#object(value.keys, value.values);
+    this.#at = outer;
+    return packed;
   }
 
   /** A number given as text: the smallest integer format, or float64. */
-  #exactNumber(number: JsonNumber): void {
+  #exactNumber(number: JsonNumber): unknown {
     if (!number.isInteger) {
-      this.#room(9);
-      this.#buffer[this.#pos] = 0xcb;
-      this.#view.setFloat64(this.#pos + 1, Number(number.text));
-      this.#pos += 9;
-      return;
+      const float = Number(number.text);
+      // the library writes float64 for a number that is not an integer (useFloat32 off)
+      if (!Number.isInteger(float) && this.#settings.float32 === 0) return float;
+      return new Forced(fixedBytes(0xcb, 8, (view) => view.setFloat64(1, float)));
     }
     const value = BigInt(number.text);
-    if (value >= -0x80000000n && value <= 0xffffffffn) {
-      this.#bytes(numberBytes(Number(value), !this.#settings.records, 0));
-    } else if (value >= 0n && value <= 0xffffffffffffffffn) {
-      this.#room(9);
-      this.#buffer[this.#pos] = 0xcf;
-      this.#view.setBigUint64(this.#pos + 1, value);
-      this.#pos += 9;
-    } else if (value < 0n && value >= -0x8000000000000000n) {
-      this.#room(9);
-      this.#buffer[this.#pos] = 0xd3;
-      this.#view.setBigInt64(this.#pos + 1, value);
-      this.#pos += 9;
-    } else {
-      // past 64 bits: msgpackr's bigint extension, as a Packr writes the bigint
-      this.#bytes(libraryPackr(true, 0).pack(value));
+    if (value >= -0x80000000n && value <= 0xffffffffn) return Number(value);
+    if (value > 0xffffffffn && value < 0x8000000000000000n) {
+      // the library writes a bigint below 2^63 as int64
+      return new Forced(fixedBytes(0xcf, 8, (view) => view.setBigUint64(1, value)));
     }
+    // int64, uint64 from 2^63, and past 64 bits msgpackr's bigint extension
+    return value;
   }
 
-  #array(array: readonly JsonValue[], format: string | undefined): void {
-    this.#familyHeader("array", format, array.length);
-    this.#enter();
-    for (let i = 0; i < array.length; i++) this.#value(array[i]);
-    this.#depth--;
-  }
-
-  #string(value: string): void {
-    if (this.#bundle !== null && value.length >= 4 && value.length < 0x1000) {
-      this.#bundledString(value);
-      return;
-    }
-    this.#rawString(value, undefined);
-  }
-
-  /** A string with its own bytes (never bundled): the UTF-8 bytes `Packr` writes for it. */
-  #rawString(value: string, format: string | undefined): void {
-    const packed = libraryPackr(true, 0).pack(value);
-    const bytes = packed.subarray(HEADER_SIZE[packed[0]]);
-    this.#familyHeader("str", format, bytes.length);
-    this.#bytes(bytes);
-  }
-
-  #object(keys: readonly string[], values: readonly JsonValue[]): void {
-    if (this.#structures !== null) this.#record(keys, values);
-    else this.#map16Object(keys, values);
-  }
-
-  #map16Object(keys: readonly string[], values: readonly JsonValue[]): void {
-    if (keys.length > 0xffff) {
+  /** An object: a plain object, or where its keys' order needs it, a map16 or a record of them. */
+  #object(keys: readonly string[], values: readonly JsonValue[]): unknown {
+    const records = this.#settings.records;
+    if (!records && keys.length > 0xffff) {
       this.#fail(
         'Object is too large to serialize with fast 16-bit map size, use the "variableMapSize" option to serialize this object',
       );
     }
-    this.#header("map16", keys.length);
-    this.#enter();
+    const converted = this.#inner(values);
+    const object: Record<string, unknown> = {};
     for (let i = 0; i < keys.length; i++) {
-      this.#string(keys[i]);
-      this.#value(values[i]);
+      // a key "__proto__" is a property like any other (docs/wire-format.md, "__proto__")
+      Object.defineProperty(object, keys[i], {
+        value: converted[i],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
-    this.#depth--;
+    const order = Object.keys(object);
+    if (order.length === keys.length && order.every((key, i) => key === keys[i])) return object;
+    // integer-like keys after others, or a key twice: the order of the text
+    return records
+      ? new ForcedRecord(keys, converted)
+      : new Forced(map16(keys.length), entries(keys, converted));
   }
 
-  /** A record, as `Packr` writes one (the shape trie and ids of the library's encoder). */
-  #record(keys: readonly string[], values: readonly JsonValue[]): void {
-    const structures = this.#structures!;
-    const node = structures.nodeFor(keys);
-    const newNodes = structures.newNodes;
-    let recordId = node.recordId;
-    if (recordId !== 0) {
-      this.#recordId(structures, recordId);
-    } else {
-      const shape = node.keys ?? [...keys];
-      recordId = structures.allocate(node, shape, newNodes);
-      if (recordId === 0) {
-        this.#map16Object(keys, values);
-        return;
-      }
-      if (recordId < structures.sharedLimitId) {
-        this.#recordId(structures, recordId);
-      } else {
-        // the definition inline: fixext1 or fixext2 of type "r" holding the id, then the keys
-        this.#byte(recordId >= 0x60 && structures.twoByte ? 0xd5 : 0xd4);
-        this.#byte(0x72);
-        this.#recordId(structures, recordId);
-        this.#array(shape, undefined);
-      }
-    }
-    this.#enter();
-    for (let i = 0; i < values.length; i++) this.#value(values[i]);
-    this.#depth--;
-  }
-
-  #recordId(structures: StructureEncoder, recordId: number): void {
-    if (recordId >= 0x60 && structures.twoByte) {
-      this.#byte(((recordId - 0x60) & 0x1f) + 0x60);
-      this.#byte((recordId - 0x60) >> 5);
-    } else {
-      this.#byte(recordId);
-    }
-  }
-
-  // ---- string bundles --------------------------------------------------------------------------
-
-  /**
-   * A bundled string (docs/wire-format.md, "Bundled strings"): `c1` and its length, negative for
-   * non-ASCII text; its text goes to the open bundle, and a new bundle opens when that one would
-   * pass MAX_BUNDLE_SIZE units.
-   */
-  #bundledString(value: string): void {
-    const open = this.#bundle!;
-    const length = value.length;
-    if ((open.size += length) > MAX_BUNDLE_SIZE) {
-      let field: number;
-      if (open.field >= 0) {
-        // a later bundle: an ext whose payload is its field and the previous bundle's strings;
-        // ext16 when it fits (msgpackr's form), else ext32
-        this.#room(10);
-        const headerStart = this.#pos;
-        this.#buffer[headerStart] = 0xc9;
-        this.#pos += 5;
-        this.#buffer[this.#pos++] = 0x62;
-        field = this.#pos;
-        this.#pos += 4;
-        this.#bundleStrings(open);
-        const payloadLength = this.#pos - field;
-        if (payloadLength <= 0xffff) {
-          this.#buffer.copyWithin(headerStart + 3, headerStart + 5, this.#pos);
-          this.#pos -= 2;
-          field -= 2;
-          // the previous field points at strings that moved 2 bytes closer
-          this.#view.setUint32(open.field, this.#view.getUint32(open.field) - 2);
-          this.#buffer[headerStart] = 0xc8;
-          this.#view.setUint16(headerStart + 1, payloadLength);
-        } else {
-          this.#view.setUint32(headerStart + 1, payloadLength);
-        }
-      } else {
-        this.#room(6);
-        this.#buffer[this.#pos++] = 0xd6;
-        this.#buffer[this.#pos++] = 0x62;
-        field = this.#pos;
-        this.#pos += 4;
-      }
-      this.#bundle = { nonAscii: "", ascii: "", size: 0, field };
-    }
-    const current = this.#bundle!;
-    const nonAscii = NON_ASCII.test(value);
-    if (nonAscii) current.nonAscii += value;
-    else current.ascii += value;
-    this.#byte(0xc1);
-    this.#value(nonAscii ? -length : length);
-  }
-
-  /** Points `open`'s field here and writes its two strings. */
-  #bundleStrings(open: Bundle): void {
-    this.#view.setUint32(open.field, this.#pos - open.field);
-    this.#bundle = null;
-    this.#rawString(open.nonAscii, undefined);
-    this.#rawString(open.ascii, undefined);
+  /** A string with its own bytes (never bundled): the UTF-8 bytes `Packr` writes for it. */
+  #rawString(value: string, format: string | undefined): Uint8Array {
+    const packed = libraryPackr(true, 0).pack(value);
+    const bytes = packed.subarray(HEADER_SIZE[packed[0]]);
+    return concatBytes([this.#familyHeader("str", format, bytes.length), bytes]);
   }
 
   // ---- tags ------------------------------------------------------------------------------------
 
-  #tag(object: JsonObject): void {
+  #tag(object: JsonObject): unknown {
     const name = object.get(TAG);
     const members = typeof name === "string" && Object.hasOwn(TAG_MEMBERS, name)
       ? TAG_MEMBERS[name]
@@ -555,30 +473,27 @@ export class TaggedWriter {
       case "object": {
         const value = this.#member(object, "value");
         if (!(value instanceof JsonObject)) this.#fail('Tag "object" needs an object "value"');
-        this.#object(value.keys, value.values);
-        return;
+        return this.#object(value.keys, value.values);
       }
       case "map":
-        this.#mapTag(object);
-        return;
+        return this.#mapTag(object);
       case "array": {
         const value = this.#member(object, "value");
         if (!Array.isArray(value)) this.#fail('Tag "array" needs an array "value"');
-        this.#array(value, this.#format(object));
-        return;
+        const format = this.#format(object);
+        if (format === undefined) return this.#inner(value);
+        return new Forced(this.#familyHeader("array", format, value.length), this.#inner(value));
       }
       case "str":
-        this.#strTag(object);
-        return;
+        return new Forced(this.#strTag(object));
       case "bin": {
         const bytes = this.#payload(object, true)!;
-        this.#familyHeader("bin", this.#format(object), bytes.length);
-        this.#bytes(bytes);
-        return;
+        const format = this.#format(object);
+        if (format === undefined) return bytes;
+        return new Forced(concatBytes([this.#familyHeader("bin", format, bytes.length), bytes]));
       }
       case "bigint":
-        this.#bytes(libraryPackr(true, 0).pack(this.#bigintMember(object)));
-        return;
+        return this.#bigintMember(object);
       case "uint8":
       case "uint16":
       case "uint32":
@@ -587,37 +502,34 @@ export class TaggedWriter {
       case "int16":
       case "int32":
       case "int64":
-        this.#fixedInt(object, name);
-        return;
+        return new Forced(this.#fixedInt(object, name));
       case "float32":
       case "float64":
-        this.#float(object, name);
-        return;
-      case "undefined":
-        this.#ext(0, new Uint8Array(1), this.#format(object));
-        return;
+        return new Forced(this.#float(object, name));
+      case "undefined": {
+        const format = this.#format(object);
+        if (format === undefined) return undefined;
+        return new Forced(this.#ext(0, new Uint8Array(1), format));
+      }
       case "c1":
-        this.#byte(0xc1);
-        return;
+        return C1;
       case "date":
-        this.#date(object);
-        return;
+        return this.#date(object);
       case "timestamp":
-        this.#timestamp(object);
-        return;
+        return new Forced(this.#timestamp(object));
       case "set":
       case "error":
       case "regexp": {
         const type = name === "set" ? 0x73 : name === "error" ? 0x65 : 0x78;
-        this.#ext(type, this.#payload(object, false) ?? new Uint8Array(1), this.#format(object));
-        this.#enter();
-        this.#value(this.#member(object, "value"));
-        this.#depth--;
-        return;
+        const head = this.#ext(
+          type,
+          this.#payload(object, false) ?? new Uint8Array(1),
+          this.#format(object),
+        );
+        return new Forced(head, [this.#tagged(object)]);
       }
       case "typed":
-        this.#typed(object);
-        return;
+        return new Forced(this.#typed(object));
       case "id":
       case "ref": {
         const id = this.#scalar(object, "id");
@@ -626,13 +538,9 @@ export class TaggedWriter {
         }
         const payload = new Uint8Array(4);
         new DataView(payload.buffer).setUint32(0, id);
-        this.#ext(name === "id" ? 0x69 : 0x70, payload, this.#format(object));
-        if (name === "id") {
-          this.#enter();
-          this.#value(this.#member(object, "value"));
-          this.#depth--;
-        }
-        return;
+        const head = this.#ext(name === "id" ? 0x69 : 0x70, payload, this.#format(object));
+        if (name === "ref") return new Forced(head);
+        return new Forced(head, [this.#tagged(object)]);
       }
       case "ext": {
         const type = this.#scalar(object, "type");
@@ -644,13 +552,20 @@ export class TaggedWriter {
         if ((type & 0xff) === 0x72 && (format === "fixext1" || format === "fixext2")) {
           this.#fail(`Ext type 114 in ${format} is a record definition: use records instead`);
         }
-        this.#ext(type & 0xff, payload, format);
-        return;
+        return new Forced(this.#ext(type & 0xff, payload, format));
       }
     }
     this.#fail(
       `Unknown tag ${JSON.stringify(name)} (to keep a "${TAG}" key, use the "object" tag)`,
     );
+  }
+
+  /** The value a tag applies to (its `"value"`), one level down. */
+  #tagged(object: JsonObject): unknown {
+    this.#enter();
+    const value = this.#value(this.#member(object, "value"));
+    this.#depth--;
+    return value;
   }
 
   #member(object: JsonObject, key: string): JsonValue {
@@ -695,46 +610,47 @@ export class TaggedWriter {
     return null;
   }
 
-  #mapTag(object: JsonObject): void {
+  /** A map: a `Map` when the library writes it so (smallest header, no key twice), else forced. */
+  #mapTag(object: JsonObject): unknown {
     const format = this.#format(object);
     const value = object.get("value");
+    const keys: unknown[] = [];
+    const values: unknown[] = [];
+    let header: Uint8Array;
     if (value instanceof JsonObject) {
-      this.#familyHeader("map", format, value.keys.length);
+      header = this.#familyHeader("map", format, value.keys.length);
+      keys.push(...value.keys);
+      values.push(...this.#inner(value.values));
+    } else {
+      const pairs = object.get("entries");
+      if (!Array.isArray(pairs)) {
+        this.#fail('Tag "map" needs an object "value" or an "entries" array of [key, value] pairs');
+      }
+      header = this.#familyHeader("map", format, pairs.length);
       this.#enter();
-      for (let i = 0; i < value.keys.length; i++) {
-        this.#string(value.keys[i]);
-        this.#value(value.values[i]);
+      for (const entry of pairs) {
+        if (!Array.isArray(entry) || entry.length !== 2) {
+          this.#fail('Each item of "entries" must be a [key, value] pair');
+        }
+        keys.push(this.#value(entry[0]));
+        values.push(this.#value(entry[1]));
       }
       this.#depth--;
-      return;
     }
-    const entries = object.get("entries");
-    if (!Array.isArray(entries)) {
-      this.#fail('Tag "map" needs an object "value" or an "entries" array of [key, value] pairs');
+    if (format === undefined) {
+      const map = new Map(keys.map((key, i) => [key, values[i]]));
+      if (map.size === keys.length) return map;
     }
-    this.#familyHeader("map", format, entries.length);
-    this.#enter();
-    for (const entry of entries) {
-      if (!Array.isArray(entry) || entry.length !== 2) {
-        this.#fail('Each item of "entries" must be a [key, value] pair');
-      }
-      this.#value(entry[0]);
-      this.#value(entry[1]);
-    }
-    this.#depth--;
+    return new Forced(header, entries(keys, values));
   }
 
-  #strTag(object: JsonObject): void {
+  #strTag(object: JsonObject): Uint8Array {
     const format = this.#format(object);
     const value = object.get("value");
-    if (typeof value === "string") {
-      this.#rawString(value, format);
-      return;
-    }
+    if (typeof value === "string") return this.#rawString(value, format);
     const bytes = this.#payload(object, false);
     if (bytes === null) this.#fail('Tag "str" needs a string "value", or "base64" or "hex"');
-    this.#familyHeader("str", format, bytes.length);
-    this.#bytes(bytes);
+    return concatBytes([this.#familyHeader("str", format, bytes.length), bytes]);
   }
 
   #bigintMember(object: JsonObject, key = "value"): bigint {
@@ -749,66 +665,47 @@ export class TaggedWriter {
     this.#fail(`${JSON.stringify(key)} must be an integer (a decimal string for big values)`);
   }
 
-  #fixedInt(object: JsonObject, format: string): void {
+  #fixedInt(object: JsonObject, format: string): Uint8Array {
     const value = this.#bigintMember(object);
     const bits = BigInt(Number(format.slice(format.startsWith("u") ? 4 : 3)));
     const signed = !format.startsWith("u");
     const min = signed ? -(1n << (bits - 1n)) : 0n;
     const max = signed ? (1n << (bits - 1n)) - 1n : (1n << bits) - 1n;
     if (value < min || value > max) this.#fail(`${value} does not fit in ${format}`);
-    this.#room(9);
-    const t = this.#buffer;
-    const view = this.#view;
-    const p = this.#pos;
+    const token = FORMAT_NAMES.indexOf(format);
     const n = Number(value);
-    switch (format) {
-      case "uint8":
-        t[p] = 0xcc;
-        t[p + 1] = n;
-        break;
-      case "uint16":
-        t[p] = 0xcd;
-        view.setUint16(p + 1, n);
-        break;
-      case "uint32":
-        t[p] = 0xce;
-        view.setUint32(p + 1, n);
-        break;
-      case "uint64":
-        t[p] = 0xcf;
-        view.setBigUint64(p + 1, value);
-        break;
-      case "int8":
-        t[p] = 0xd0;
-        view.setInt8(p + 1, n);
-        break;
-      case "int16":
-        t[p] = 0xd1;
-        view.setInt16(p + 1, n);
-        break;
-      case "int32":
-        t[p] = 0xd2;
-        view.setInt32(p + 1, n);
-        break;
-      default:
-        t[p] = 0xd3;
-        view.setBigInt64(p + 1, value);
-    }
-    this.#pos = p + 1 + Number(bits) / 8;
+    return fixedBytes(token, Number(bits) / 8, (view) => {
+      switch (format) {
+        case "uint8":
+          return view.setUint8(1, n);
+        case "uint16":
+          return view.setUint16(1, n);
+        case "uint32":
+          return view.setUint32(1, n);
+        case "uint64":
+          return view.setBigUint64(1, value);
+        case "int8":
+          return view.setInt8(1, n);
+        case "int16":
+          return view.setInt16(1, n);
+        case "int32":
+          return view.setInt32(1, n);
+        default:
+          return view.setBigInt64(1, value);
+      }
+    });
   }
 
-  #float(object: JsonObject, format: "float32" | "float64"): void {
+  #float(object: JsonObject, format: "float32" | "float64"): Uint8Array {
     const size = format === "float32" ? 4 : 8;
-    this.#room(9);
+    const token = format === "float32" ? 0xca : 0xcb;
     const bits = object.get("bits");
     if (bits !== undefined) {
       const bytes = typeof bits === "string" ? fromHex(bits) : null;
       if (bytes === null || bytes.length !== size) {
         this.#fail(`"bits" of ${format} must be ${size * 2} hex digits`);
       }
-      this.#byte(format === "float32" ? 0xca : 0xcb);
-      this.#bytes(bytes);
-      return;
+      return concatBytes([Uint8Array.of(token), bytes]);
     }
     const value = this.#scalar(object, "value");
     let number: number;
@@ -820,25 +717,20 @@ export class TaggedWriter {
     else {this.#fail(
         `"value" of ${format} must be a number, "NaN", "Infinity", "-Infinity" or "-0"`,
       );}
-    const p = this.#pos;
-    if (format === "float32") {
-      this.#buffer[p] = 0xca;
-      this.#view.setFloat32(p + 1, number);
-    } else {
-      this.#buffer[p] = 0xcb;
-      this.#view.setFloat64(p + 1, number);
-    }
-    this.#pos = p + 1 + size;
+    return fixedBytes(
+      token,
+      size,
+      (view) => size === 4 ? view.setFloat32(1, number) : view.setFloat64(1, number),
+    );
   }
 
   /** An ext: the tag's `"header"` (checked against the length) or the smallest. */
-  #ext(type: number, payload: Uint8Array, format: string | undefined): void {
-    this.#familyHeader("ext", format, payload.length);
-    this.#byte(type & 0xff);
-    this.#bytes(payload);
+  #ext(type: number, payload: Uint8Array, format: string | undefined): Uint8Array {
+    const header = this.#familyHeader("ext", format, payload.length);
+    return concatBytes([header, Uint8Array.of(type & 0xff), payload]);
   }
 
-  #date(object: JsonObject): void {
+  #date(object: JsonObject): Date {
     const value = this.#member(object, "value");
     let date = new Date(NaN);
     if (value !== "Invalid Date" && value !== null) {
@@ -847,10 +739,10 @@ export class TaggedWriter {
         this.#fail('"value" of a date must be an ISO 8601 date ("2024-01-31T12:00:00.000Z")');
       }
     }
-    this.#bytes(libraryPackr(true, 0).pack(date));
+    return date;
   }
 
-  #timestamp(object: JsonObject): void {
+  #timestamp(object: JsonObject): Uint8Array {
     let seconds: bigint;
     let nanoseconds: number;
     const iso = object.get("value");
@@ -901,10 +793,10 @@ export class TaggedWriter {
       view.setUint32(0, nanoseconds);
       view.setBigInt64(4, seconds);
     }
-    this.#ext(0xff, payload, format);
+    return this.#ext(0xff, payload, format);
   }
 
-  #typed(object: JsonObject): void {
+  #typed(object: JsonObject): Uint8Array {
     const type = this.#member(object, "type");
     const code = typeof type === "string" ? TYPED_ARRAY_BY_NAME.get(type) : undefined;
     if (code === undefined) {
@@ -920,7 +812,7 @@ export class TaggedWriter {
     payload.set(bytes, 1);
     // msgpackr writes ext8/16/32 here, never fixext
     const format = this.#format(object) ?? extFormat(payload.length);
-    this.#ext(0x74, payload, format);
+    return this.#ext(0x74, payload, format);
   }
 
   /** The bytes of a typed array given by its numbers (`"value"`), in this machine's order. */
@@ -948,4 +840,18 @@ export class TaggedWriter {
     }
     return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
   }
+}
+
+/** Writes `bytes` where the Packr has made room for them. */
+function write(allocateForWrite: (size: number) => WriteTarget, bytes: Uint8Array): void {
+  const room = allocateForWrite(bytes.length);
+  room.target.set(bytes, room.position);
+}
+
+/** A token of `size` bytes after its first byte `token`, filled by `fill` (at offset 1). */
+function fixedBytes(token: number, size: number, fill: (view: DataView) => void): Uint8Array {
+  const bytes = new Uint8Array(1 + size);
+  bytes[0] = token;
+  fill(new DataView(bytes.buffer));
+  return bytes;
 }

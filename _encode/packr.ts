@@ -61,7 +61,15 @@ function encodeFlags(settings: PackrOptions): EncodeFlags {
   };
 }
 
-let encodeContextOf: (packr: Packr) => EncodeContext;
+let contextOfPackr: (packr: Packr) => EncodeContext;
+
+/**
+ * The encode context of an instance (for the command line writer, which writes some records
+ * itself during a pack: their ids come from the instance's structures).
+ */
+export function encodeContextOf(packr: Packr): EncodeContext {
+  return contextOfPackr(packr);
+}
 
 /**
  * A MessagePack encoder (and decoder: a Packr is an {@linkcode Unpackr}) writing msgpackr's
@@ -92,7 +100,7 @@ export class Packr extends Unpackr {
   #given: { buffer: Uint8Array } & Omit<OutputBuffer, "position"> | null = null;
 
   static {
-    encodeContextOf = (packr) => packr.#context;
+    contextOfPackr = (packr) => packr.#context;
   }
 
   // The encoding options, as msgpackr copies them onto the instance (the decoding ones are

@@ -4,16 +4,8 @@
 import { valueCache } from "./string_cache.ts";
 import { decodeString, isAsciiIn, textDecoder, utf8Slice } from "./utf8.ts";
 import { MIN_SLICED } from "./latin1_window.ts";
-import {
-  ARRAY,
-  HEADER_SIZE,
-  INLINE_LENGTH,
-  LENGTH_FIELD,
-  lengthAt,
-  MAP,
-  NEVER_USED,
-  TOKEN_KIND,
-} from "../_format/tokens.ts";
+import { HEADER_SIZE, lengthAt } from "../_format/tokens.ts";
+import { tokenSize } from "../_format/token_walker.ts";
 
 // Non-ASCII strings of a stretch of input decoded together (Bun and Deno).
 //
@@ -41,12 +33,13 @@ import {
 // that holds one ill-formed string costs several times more than a well-formed one: linear in
 // the input still, and ill-formed text is rare.
 //
-// The lookahead is a flat walk of tokens, with the sizes of `_format/tokens.ts`: container headers
-// are stepped over (their elements follow as tokens), str/bin/ext skip their payload, and the
-// other tokens have fixed sizes. It does not know map keys from values, nor what an extension will
-// read, and it need not: the decoder takes a batched string only at the same start and length, so
-// a string is always the decoding of exactly the bytes the decoder asked for, and one it never
-// asks for is simply not used.
+// The lookahead is a flat walk of tokens, sized by `tokenSize` of `_format/token_walker.ts` (the
+// walk that follows nesting, which the lookahead does not): container headers are stepped over
+// (their elements follow as tokens), str/bin/ext skip their payload, and the other tokens have
+// fixed sizes. It does not know map keys from values, nor what an extension will read, and it
+// need not: the decoder takes a batched string only at the same start and length, so a string is
+// always the decoding of exactly the bytes the decoder asked for, and one it never asks for is
+// simply not used.
 //
 // The cost of sharing, as for the Latin-1 window: each string is a piece of the batch's text, so a
 // string kept after the decode keeps the text alive, up to BATCH_BYTES UTF-16 units (8 KiB).
@@ -262,28 +255,4 @@ function cutText(decoded: string, found: number): boolean {
     pieceEnds[i] = pieceEnd;
   }
   return pieceEnd === decoded.length - 1;
-}
-
-/**
- * Bytes of the token at `p` that is not a str (str/bin/ext payloads included; only the header of
- * an array or map): 0 to stop the walk (bundled strings, 32-bit lengths, bad bytes).
- */
-function tokenSize(bytes: Uint8Array, p: number): number {
-  const token = bytes[p];
-  const size = FIXED_TOKEN_SIZES[token];
-  if (size !== 0 || LENGTH_FIELD[token] === 4 || TOKEN_KIND[token] === NEVER_USED) return size;
-  return HEADER_SIZE[token] + lengthAt(bytes, p); // bin8/16, ext8/16
-}
-
-/**
- * Bytes of each token whose first byte gives its size (a scalar, a fixstr or fixext with its
- * payload, the header of an array or map); 0 for the others and for `c1`.
- */
-const FIXED_TOKEN_SIZES: Uint8Array = new Uint8Array(256);
-for (let token = 0; token < 256; token++) {
-  const kind = TOKEN_KIND[token];
-  if (kind === ARRAY || kind === MAP) FIXED_TOKEN_SIZES[token] = HEADER_SIZE[token];
-  else if (LENGTH_FIELD[token] === 0 && kind !== NEVER_USED) {
-    FIXED_TOKEN_SIZES[token] = HEADER_SIZE[token] + INLINE_LENGTH[token];
-  }
 }

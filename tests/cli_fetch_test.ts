@@ -16,6 +16,8 @@ import { join } from "node:path";
 import { pack, Packr } from "../mod.ts";
 import { type CliIO, decodeToJson, main } from "../cli.ts";
 import { concatBytes } from "../_core/bytes.ts";
+import { JsonValueStream } from "../_cli/value_stream.ts";
+import { PlainConverter } from "../_cli/plain_json.ts";
 import { collect, ROOT, runCli, spawnCli, text } from "./_cli.ts";
 import { fromHex, hex, isDeno } from "./_util.ts";
 
@@ -343,5 +345,33 @@ describe("msgpackr fetch (in process, main() with a fetch of its own)", () => {
         `offset ${end - 2} (0x${(end - 2).toString(16)}) has 1 of 2 items ` +
         "(at least 1 more byte needed)\n",
     );
+  });
+  test("a large array arriving in small chunks is walked and read in linear work", () => {
+    const rows = Array.from(
+      { length: 20000 },
+      (_, i) => ({ id: i, name: `row ${i}`, tags: ["t"] }),
+    );
+    const bytes = new Packr({ sequential: true }).pack(rows);
+    const n = bytes.length;
+    const expected = decodeToJson(bytes, { ndjson: true });
+    for (const size of [1, 7, 1000]) {
+      const values = new JsonValueStream({
+        structures: null,
+        maxDepth: 1000,
+        pretty: false,
+        converter: (held) => new PlainConverter(held, { mapsAsObjects: false, float32: 0 }),
+      });
+      let json = "";
+      for (let offset = 0; offset < n; offset += size) {
+        const { json: more, error } = values.push(bytes.subarray(offset, offset + size));
+        assert.equal(error, null);
+        json += more;
+      }
+      values.finish();
+      assert.equal(json, expected);
+      // each byte stepped over once by the walker, and read once when the value is complete
+      assert.ok(values.stats.walked <= n, `${values.stats.walked} bytes walked for ${n}`);
+      assert.equal(values.stats.read, n);
+    }
   });
 });
