@@ -6,11 +6,15 @@
  * branch), A the tree without it. An A/A run (B a plain copy of A) shows the noise.
  *
  *   deno run -A bench/ab.ts --b=<dir> [--a=<dir>] [--payload=<substring>] [--pairs=<n>]
- *     [--runs=<n>] [--no-eval] [--json]
+ *     [--runs=<n>] [--no-eval] [--fresh-inputs] [--json]
  *   bun bench/ab.ts --b=<dir> [...]
  *
  * `<dir>` holds the tree's `mod.ts`; A defaults to this repository. Each cell is the median of the
  * pairs' ratios A time / B time (above 1×: B is faster), quartiles in brackets.
+ *
+ * `--fresh-inputs` unpacks a new copy of the input in each call (`slice()`, on both sides alike),
+ * as a service decodes each message it receives once; the default decodes the same array again
+ * and again.
  *
  * `--no-eval` decodes records with the interpreted reader (`compileRecordReaders: false`, what
  * the no-eval entry uses) instead of the generated one.
@@ -36,6 +40,7 @@ const WARM_UP_PAIRS = 15;
 const payloadFilter = option("payload");
 const RUNS = Number(option("runs") ?? 5);
 const NO_EVAL = ARGS.includes("--no-eval");
+const FRESH_INPUTS = ARGS.includes("--fresh-inputs");
 /** Set in the child processes of a `--runs` comparison: measure once and print JSON. */
 const CHILD = ARGS.includes("--child");
 
@@ -67,7 +72,9 @@ async function measureHere(): Promise<AbCell[]> {
         prepareLibrary(b, records, payload.value, NO_EVAL),
       ];
       for (const operation of ["pack", "unpack"] as const) {
-        const [runA, runB] = sides.map((side) => operation === "pack" ? side.encode : side.decode);
+        const [runA, runB] = sides.map((side) =>
+          operation === "pack" ? side.encode : FRESH_INPUTS ? side.decodeCopy : side.decode
+        );
         // pairedSlices gives rival time / mine time: B is "mine", so above 1 B is faster
         const times = pairedSlices(runB, runA, PAIRS, SLICE_MS, WARM_UP_PAIRS);
         cells.push({ payload: payload.name, records, operation, ...times });
