@@ -44,12 +44,7 @@ import { RecordTable } from "../_records/table.ts";
 import { decodeBigIntPayload } from "../_format/bigint_ext.ts";
 import { decodeTimestamp } from "../_format/timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "../_format/typed_array_ext.ts";
-import {
-  decodeString,
-  decodeStringStrict,
-  forgetScannedBytes,
-  shareScanView,
-} from "../_strings/utf8.ts";
+import { decodeString, decodeStringStrict } from "../_strings/utf8.ts";
 import { EAGER_VIEW_MIN_INPUT, shortWordAt, wordAt } from "../_core/bytes.ts";
 import {
   cachedString,
@@ -228,7 +223,6 @@ let floatsBeforeView = FLOATS_BEFORE_VIEW;
 /** Makes `view` (callers test `view` first: an inline null check costs less than this call). */
 function makeView(): DataView {
   view = new DataView(src.buffer, src.byteOffset, src.byteLength);
-  shareScanView(src, view);
   if (view.buffer.byteLength <= KEPT_VIEW_MAX_BUFFER) {
     keptViewInput = src;
     keptViewLength = src.byteLength;
@@ -1389,8 +1383,8 @@ function readBundledString(): string {
  * `valueKey` (a prediction: the key's bytes are compared anyway), `stackTop` (maps take and give
  * back slots in nesting order, and the slots above it are free), the value cache's probe window
  * (a heuristic; every decode restarts it), the kept view (kept across decodes by design), and the
- * Latin-1 window, the UTF-8 batch and the ASCII scan's view (of one input: every decode closes
- * them when it starts and when it ends, and the outer one reopens them from its own input).
+ * Latin-1 window and the UTF-8 batch (of one input: every decode closes them when it starts and
+ * when it ends, and the outer one reopens them from its own input).
  */
 interface SavedState {
   src: Uint8Array;
@@ -1474,7 +1468,6 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   src = bytes;
   if (bytes === keptViewInput && bytes.byteLength === keptViewLength) {
     view = keptView;
-    shareScanView(bytes, keptView!);
   } else if (end - start < EAGER_VIEW_MIN_INPUT) view = null;
   else makeView();
   floatsBeforeView = FLOATS_BEFORE_VIEW;
@@ -1506,7 +1499,6 @@ function finish(): void {
   view = null;
   closeLatin1Window();
   closeUtf8Batch();
-  forgetScannedBytes();
 }
 const EMPTY = new Uint8Array(0);
 

@@ -2,8 +2,8 @@
 // Strings decode exactly as `TextDecoder` (fatal: false, ignoreBOM: true) decodes their bytes:
 // every ill-formed sequence (overlong forms, surrogates, code points past U+10FFFF, truncated
 // sequences, stray continuation bytes) becomes U+FFFD per maximal subpart, in the JavaScript
-// decoder (`decodeUtf8`, short non-ASCII strings and keys) and through every decoder path: fixstr,
-// str8, str16, ASCII fast paths, the key cache, record keys, Map keys and string bundles.
+// decoder (`decodeUtf8`, short strings) and through every decoder path: fixstr, str8, str16,
+// `TextDecoder` for longer strings, the key cache, record keys, Map keys and string bundles.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
