@@ -1,8 +1,6 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { EAGER_VIEW_MIN_INPUT } from "../_core/bytes.ts";
-
 // UTF-8 for the hot paths. The JavaScript decoder gives exactly what `TextDecoder` (fatal: false)
 // gives: every ill-formed sequence becomes U+FFFD per "maximal subpart" (WHATWG Encoding), so a
 // string decodes the same whichever path its length selects. A leading BOM is kept (ignoreBOM),
@@ -71,9 +69,6 @@ const LONG_STRING = 256;
 /** Bun: long strings straight to `utf8Slice` (see above). */
 const UTF8_SLICE_LONG = utf8Slice !== null && runtime.Bun !== undefined;
 
-/** Longest string of a small input that `isAscii` tests without a view. */
-const BYTEWISE_ASCII_MAX = 64;
-
 /** The bytes `isAscii` last scanned, and a view of them (kept from call to call). */
 let scannedBytes: Uint8Array | null = null;
 let scannedView: DataView | null = null;
@@ -99,11 +94,6 @@ export function forgetScannedBytes(): void {
  */
 function isAscii(b: Uint8Array, start: number, end: number): boolean {
   if (b !== scannedBytes) {
-    // a short string of a small input: its bytes are read rather than a view made (see
-    // EAGER_VIEW_MIN_INPUT); a long one is read faster through a view
-    if (b.length < EAGER_VIEW_MIN_INPUT && end - start <= BYTEWISE_ASCII_MAX) {
-      return isAsciiIn(null, b, start, end);
-    }
     scannedBytes = b;
     scannedView = new DataView(b.buffer, b.byteOffset, b.byteLength);
   }
@@ -113,17 +103,9 @@ function isAscii(b: Uint8Array, start: number, end: number): boolean {
 /**
  * Whether `b[start, end)` is all ASCII, read through `view` (a DataView of `b`): sixteen bytes at
  * a time, stopping at the first group with a byte that is not, then four at a time, and the last
- * one to three bytes as the word that ends the range (overlapping bytes already seen). With no
- * view (a small input, whose view would cost more to make than its strings' bytes cost to read),
- * one byte at a time.
+ * one to three bytes as the word that ends the range (overlapping bytes already seen).
  */
-export function isAsciiIn(
-  view: DataView | null,
-  b: Uint8Array,
-  start: number,
-  end: number,
-): boolean {
-  if (view === null) return isAsciiBytes(b, start, end);
+export function isAsciiIn(view: DataView, b: Uint8Array, start: number, end: number): boolean {
   let i = start;
   for (; i + 16 <= end; i += 16) {
     const any = view.getInt32(i) | view.getInt32(i + 4) | view.getInt32(i + 8) |
@@ -140,7 +122,7 @@ export function isAsciiIn(
 }
 
 /**
- * Whether `b[start, end)` is all ASCII, read one byte at a time (short or view-less ranges), eight
+ * Whether `b[start, end)` is all ASCII, read one byte at a time (short ranges), eight
  * bytes to a test, so that text which is not stops early.
  */
 function isAsciiBytes(b: Uint8Array, start: number, end: number): boolean {
