@@ -27,7 +27,6 @@ import { C1 } from "../_core/c1.ts";
 import { DecodeError, IncompleteDataError } from "../_core/errors.ts";
 import type { Extension, ExtensionRegistry } from "../_core/extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "../_format/float32.ts";
-import { float32At, float64At } from "../_format/float_bytes.ts";
 import { createRecordType, type RecordType, resetCompileAllowance } from "../_records/reader.ts";
 import {
   type MapShape,
@@ -45,14 +44,13 @@ import { decodeBigIntPayload } from "../_format/bigint_ext.ts";
 import { decodeTimestamp } from "../_format/timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "../_format/typed_array_ext.ts";
 import { decodeString, decodeStringStrict } from "../_strings/utf8.ts";
-import { EAGER_VIEW_MIN_INPUT, shortWordAt, wordAt } from "../_core/bytes.ts";
+import { shortWordAt } from "../_core/bytes.ts";
 import {
   cachedString,
   cachedStringMiss,
   ENTRY_HASH_A,
   ENTRY_HASH_B,
   keyCache,
-  restMatches,
   valueCache,
 } from "../_strings/string_cache.ts";
 import {
@@ -110,18 +108,18 @@ export interface DecodeContext extends DecodeFlags {
 
 // ---- state of the decode in progress -----------------------------------------------------------
 
-let src: Uint8Array = new Uint8Array(0);
+const EMPTY = new Uint8Array(0);
+const EMPTY_VIEW = new DataView(EMPTY.buffer);
+let src: Uint8Array = EMPTY;
 let srcEnd = 0;
 let position = 0;
 /** `true` from `begin` to `finish`; a decode that starts meanwhile runs in `withSavedState`. */
 let decoding = false;
 /**
- * A DataView of `src`: the one kept by a previous decode of the same array (any size; see
- * `keptView`), else one made when the decode starts for an input of
- * {@linkcode EAGER_VIEW_MIN_INPUT} bytes or more, else one made when first needed
- * (`view ?? makeView()`); null until then.
+ * A DataView of `src`, there from the start of the decode: the one kept by a previous decode of
+ * the same array (see `keptView`), else a new one. An empty view between decodes.
  */
-let view: DataView | null = null;
+let view: DataView = EMPTY_VIEW;
 let context: DecodeContext;
 let recordTypes: (RecordType | undefined)[] = [];
 /** The decoding instance has shared structures or `getStructures`: empty slots may resolve. */
@@ -211,24 +209,18 @@ function invalid(message: string, offset: number): DecodeError {
 }
 
 /**
- * Floats that an input without a view reads from its bytes (`float64At`, `float32At`) before it
- * makes one: such a read costs a little more than a read through a view, and making the view
- * costs as much as several such reads, so a small input with a few floats never makes one. Set
- * when a decode starts; a nested decode leaves its own count behind, which only moves the moment
- * the outer decode makes its view (either way its floats read the same).
+ * Makes `view` of `src`, kept for the next decode of the same array when it is small enough. An
+ * empty input gets the empty view: its buffer may be detached, and a DataView of that throws.
  */
-const FLOATS_BEFORE_VIEW = 6;
-let floatsBeforeView = FLOATS_BEFORE_VIEW;
-
-/** Makes `view` (callers test `view` first: an inline null check costs less than this call). */
-function makeView(): DataView {
-  view = new DataView(src.buffer, src.byteOffset, src.byteLength);
+function makeView(): void {
+  view = src.byteLength === 0
+    ? EMPTY_VIEW
+    : new DataView(src.buffer, src.byteOffset, src.byteLength);
   if (view.buffer.byteLength <= KEPT_VIEW_MAX_BUFFER) {
     keptViewInput = src;
     keptViewLength = src.byteLength;
     keptView = view;
   }
-  return view;
 }
 
 /**
@@ -238,10 +230,6 @@ function makeView(): DataView {
  * makes its view once, as in msgpackr, which keeps it as a property of the array. The length is
  * compared too: an array over a buffer that was detached or resized in between has another length
  * (a detached one has 0). The kept input stays referenced until another one replaces it.
- *
- * A small input (under EAGER_VIEW_MIN_INPUT bytes) starts with its kept view too, once one was
- * made for it (its seventh float, or a 64-bit integer): a small message of floats decoded again
- * and again would otherwise pay for a new view at every decode, a large share of its whole cost.
  */
 let keptViewInput: Uint8Array | null = null;
 let keptViewLength = 0;
@@ -264,7 +252,7 @@ export function read(): unknown {
   }
   if (token < 0xc0) { // fixstr
     const length = token - 0xa0;
-    if (length > 0 && length <= VALUE_CACHE_MAX && valueCacheOn && view !== null && !fatalStrings) {
+    if (length > 0 && length <= VALUE_CACHE_MAX && valueCacheOn && !fatalStrings) {
       if (length > srcEnd - position) throw incomplete(position + length);
       position += length;
       // the value cache's hit test, written out (see VALUE_WORDS)
@@ -314,7 +302,6 @@ export function read(): unknown {
       return readFloat32();
     case 0xcb: { // float64
       if (position + 8 > srcEnd) throw incomplete(position + 8);
-      if (view === null) return readFloat64WithoutView();
       const value = view.getFloat64(position);
       position += 8;
       return value;
@@ -395,25 +382,9 @@ function readLength4(): number {
   return length;
 }
 
-/**
- * A float64 in an input that has no view (a small one: see EAGER_VIEW_MIN_INPUT): from its bytes
- * while {@linkcode floatsBeforeView} lasts, then from a view made for this and the rest.
- */
-function readFloat64WithoutView(): number {
-  const value = --floatsBeforeView >= 0
-    ? float64At(src, position)
-    : makeView().getFloat64(position);
-  position += 8;
-  return value;
-}
-
 function readFloat32(): number {
   if (position + 4 > srcEnd) throw incomplete(position + 4);
-  const value = view !== null
-    ? view.getFloat32(position)
-    : --floatsBeforeView >= 0
-    ? float32At(src, position)
-    : makeView().getFloat32(position);
+  const value = view.getFloat32(position);
   if (context.roundFloat32) {
     // round to the significant decimal digits float32 holds; exponent = bits 30..23
     const multiplier =
@@ -427,7 +398,7 @@ function readFloat32(): number {
 
 function readInt64(signed: boolean): number | bigint | string {
   if (position + 8 > srcEnd) throw incomplete(position + 8);
-  const dv = view ?? makeView();
+  const dv = view;
   let value: number | bigint | string;
   switch (context.int64) {
     case 1:
@@ -455,15 +426,14 @@ function readString(length: number): string {
   position += length;
   if (fatalStrings) return strictString(start, position);
   if (length <= VALUE_CACHE_MAX && length > 0 && valueCacheOn) {
-    // here only for an input without a view, or a short string in a str8/16/32: a fixstr in an
-    // input with a view takes the hit test written out in `read` and `readStringElements`
+    // here only for a short string in a str8/16/32: a fixstr takes the hit test written out in
+    // `read` and `readStringElements`
     const text = cachedString(valueCache, src, start, length);
     if (--valueCacheCountdown === 0) endValueCacheWindow();
     return text;
   }
   if (length <= VALUE_CACHE_MAX && --valueCacheCountdown === 0) startValueCacheWindow();
   if (length >= MIN_SLICED && length <= MAX_SLICED) {
-    // no view (a small input): its ASCII test reads bytes rather than make one
     const text = sliceAsciiString(src, view, start, position, srcEnd);
     if (text !== null) return text;
   }
@@ -615,8 +585,8 @@ function readStringElements(array: unknown[], count: number): void {
   const bytes = src;
   const dv = view;
   const end = srcEnd;
-  // the hit test needs the view and lenient strings; only `valueCacheOn` changes in the loop
-  const cacheable = dv !== null && !fatalStrings;
+  // the hit test needs lenient strings; only `valueCacheOn` changes in the loop
+  const cacheable = !fatalStrings;
   let cacheOn = cacheable && valueCacheOn;
   let at = position;
   for (let i = 0; i < count; i++) {
@@ -630,15 +600,15 @@ function readStringElements(array: unknown[], count: number): void {
       // the value cache's hit test, written out as in `read` (see VALUE_WORDS)
       const start = at + 1;
       at = start + length;
-      const first = length >= 4 ? dv!.getInt32(start, true) : shortWordAt(bytes, start, length);
-      const last = length >= 4 ? dv!.getInt32(at - 4, true) : 0;
-      const salt = length > 8 ? dv!.getInt32(start + 4, true) ^ length : length;
+      const first = length >= 4 ? dv.getInt32(start, true) : shortWordAt(bytes, start, length);
+      const last = length >= 4 ? dv.getInt32(at - 4, true) : 0;
+      const salt = length > 8 ? dv.getInt32(start + 4, true) ^ length : length;
       const entry = Math.imul(first ^ Math.imul(last + salt, VALUE_HASH_A), VALUE_HASH_B) >>>
         VALUE_SHIFT;
       const base = entry * VALUE_STRIDE;
       array[i] = VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
           VALUE_WORDS[base + 1] === last &&
-          (length <= 8 || middleWordsMatch(dv!, base, start, length, salt))
+          (length <= 8 || middleWordsMatch(dv, base, start, length, salt))
         ? VALUE_STRINGS[entry]
         : cachedStringMiss(valueCache, entry, bytes, start, length, first, last);
       if (--valueCacheCountdown === 0) {
@@ -666,7 +636,7 @@ function readStringElements(array: unknown[], count: number): void {
  * inlines into an element loop (it is too large):
  *
  * - positive fixint `0xxxxxxx` below 0x40 (0x40..0x7f may be record ids: those go to `read`)
- * - float64 `cb` + 8 bytes big-endian, when the input has its view (inputs of 512 bytes and more)
+ * - float64 `cb` + 8 bytes big-endian
  * - uint32 `ce` + 4 bytes and uint16 `cd` + 2 bytes, big-endian
  *
  * Every other token goes to `read`, and so does a float64 whose bytes run past the input (the view
@@ -687,7 +657,7 @@ function readNumberElements(array: unknown[], length: number): void {
     if (token < 0x40) {
       at++;
       array[i] = token;
-    } else if (token === 0xcb && dv !== null && at + 9 <= end) {
+    } else if (token === 0xcb && at + 9 <= end) {
       array[i] = dv.getFloat64(at + 1);
       at += 9;
     } else if (token === 0xce) {
@@ -752,9 +722,8 @@ function readShapedMap(length: number): object {
   const tree = mapShapes;
   let shape = tree.root;
   const words = tree.keyWords;
-  // Keys are compared with kept bytes except under `fatal` (the kept bytes may come from a
-  // lenient decode); through the view, or from byte loads in a small input that has none (see
-  // EAGER_VIEW_MIN_INPUT).
+  // Keys are compared with kept bytes (through the view) except under `fatal` (the kept bytes may
+  // come from a lenient decode).
   const compare = !fatalStrings;
   const dv = view; // read once: calls inside the loop keep the engines from caching `view`
   // the key this map is the value of, if the map around it said so: it predicts the first key
@@ -772,16 +741,10 @@ function readShapedMap(length: number): object {
       if (keyLength === 0 || p + keyLength > srcEnd) {
         // no kept bytes (another encoding), or not enough input: decode the key
       } else if (keyLength >= 4) {
-        if (dv !== null) {
-          same = dv.getInt32(p, true) === words[at] &&
-            dv.getInt32(p + keyLength - 4, true) === words[at + 1];
-          for (let offset = 4, word = at + 2; same && offset < keyLength - 4; offset += 4) {
-            same = dv.getInt32(p + offset, true) === words[word++];
-          }
-        } else {
-          // a small input: byte loads, and the string caches' comparison of the middle words
-          same = wordAt(src, p) === words[at] && wordAt(src, p + keyLength - 4) === words[at + 1] &&
-            restMatches(words, at + 2, src, p, keyLength);
+        same = dv.getInt32(p, true) === words[at] &&
+          dv.getInt32(p + keyLength - 4, true) === words[at + 1];
+        for (let offset = 4, word = at + 2; same && offset < keyLength - 4; offset += 4) {
+          same = dv.getInt32(p + offset, true) === words[word++];
         }
       } else {
         same = shortWordAt(src, p, keyLength) === words[at];
@@ -1379,12 +1342,11 @@ function readBundledString(): string {
  * field, so a field added here and missing from either fails `deno check`.
  *
  * Module-level variables that need no saving, because a nested decode leaves them valid for the
- * outer one: `floatsBeforeView` (it only decides when the outer decode makes its view),
- * `valueKey` (a prediction: the key's bytes are compared anyway), `stackTop` (maps take and give
- * back slots in nesting order, and the slots above it are free), the value cache's probe window
- * (a heuristic; every decode restarts it), the kept view (kept across decodes by design), and the
- * Latin-1 window and the UTF-8 batch (of one input: every decode closes them when it starts and
- * when it ends, and the outer one reopens them from its own input).
+ * outer one: `valueKey` (a prediction: the key's bytes are compared anyway), `stackTop` (maps
+ * take and give back slots in nesting order, and the slots above it are free), the value cache's
+ * probe window (a heuristic; every decode restarts it), the kept view (kept across decodes by
+ * design), and the Latin-1 window and the UTF-8 batch (of one input: every decode closes them when
+ * it starts and when it ends, and the outer one reopens them from its own input).
  */
 interface SavedState {
   src: Uint8Array;
@@ -1401,7 +1363,7 @@ interface SavedState {
   depth: number;
   bundle: StringBundle | null;
   references: Map<number, Reference> | null;
-  view: DataView | null;
+  view: DataView;
   /** `context.records.triedLoading`: whether this decode has called `getStructures` yet. */
   triedLoading: boolean;
 }
@@ -1467,10 +1429,8 @@ function withSavedState<T>(action: () => T): T {
 function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number): void {
   src = bytes;
   if (bytes === keptViewInput && bytes.byteLength === keptViewLength) {
-    view = keptView;
-  } else if (end - start < EAGER_VIEW_MIN_INPUT) view = null;
-  else makeView();
-  floatsBeforeView = FLOATS_BEFORE_VIEW;
+    view = keptView!;
+  } else makeView();
   srcEnd = end;
   position = start;
   decoding = true;
@@ -1496,11 +1456,10 @@ function finish(): void {
   bundle = null;
   // let the input be collected (but for the kept view's input: see keptViewInput)
   src = EMPTY;
-  view = null;
+  view = EMPTY_VIEW;
   closeLatin1Window();
   closeUtf8Batch();
 }
-const EMPTY = new Uint8Array(0);
 
 /** Forgets the last input the decoder still references (its kept view), as msgpackr's `clearSource`. */
 export function forgetLastSource(): void {

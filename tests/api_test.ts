@@ -587,9 +587,7 @@ describe("input types", () => {
   });
 
   test("a small input array decoded again reuses its view and reads its bytes as they are now", () => {
-    // under 512 bytes: the first decode makes a view at its seventh float, and later decodes of
-    // the same array start with that view (floats, the value cache's words and the ASCII tests
-    // then read through it)
+    // under 512 bytes: later decodes of the same array start with the view the first one made
     const valueOf = (letter: string, n: number) => ({
       floats: Array.from({ length: 10 }, (_, i) => n + i / 7),
       medium: `${letter.repeat(20)} ${n}`,
