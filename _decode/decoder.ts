@@ -121,10 +121,9 @@ let position = 0;
 /** `true` from `begin` to `finish`; a decode that starts meanwhile runs in `withSavedState`. */
 let decoding = false;
 /**
- * A DataView of `src`: the one kept by a previous decode of the same array (any size; see
- * `keptView`), else one made when the decode starts for an input of
- * {@linkcode EAGER_VIEW_MIN_INPUT} bytes or more, else one made when first needed
- * (`view ?? makeView()`); null until then.
+ * A DataView of `src`: made when the decode starts for an input of
+ * {@linkcode EAGER_VIEW_MIN_INPUT} bytes or more, else when first needed (`view ?? makeView()`);
+ * null until then.
  */
 let view: DataView | null = null;
 let context: DecodeContext;
@@ -229,31 +228,8 @@ let floatsBeforeView = FLOATS_BEFORE_VIEW;
 function makeView(): DataView {
   view = new DataView(src.buffer, src.byteOffset, src.byteLength);
   shareScanView(src, view);
-  if (view.buffer.byteLength <= KEPT_VIEW_MAX_BUFFER) {
-    keptViewInput = src;
-    keptViewLength = src.byteLength;
-    keptView = view;
-  }
   return view;
 }
-
-/**
- * The view made for the last input whose buffer has at most KEPT_VIEW_MAX_BUFFER bytes, with that
- * input and its length, kept for the next decode of the same array: an input array that is filled
- * and decoded again and again (a database read copied into one buffer, as msgpackr recommends)
- * makes its view once, as in msgpackr, which keeps it as a property of the array. The length is
- * compared too: an array over a buffer that was detached or resized in between has another length
- * (a detached one has 0). The kept input stays referenced until another one replaces it.
- *
- * A small input (under EAGER_VIEW_MIN_INPUT bytes) starts with its kept view too, once one was
- * made for it (its seventh float, or a 64-bit integer): a small message of floats decoded again
- * and again would otherwise pay for a new view at every decode, a large share of its whole cost.
- */
-let keptViewInput: Uint8Array | null = null;
-let keptViewLength = 0;
-let keptView: DataView | null = null;
-/** Largest buffer whose input's view is kept (so at most this much is kept alive by it). */
-const KEPT_VIEW_MAX_BUFFER = 0x10000;
 
 // ---- the reader --------------------------------------------------------------------------------
 
@@ -1388,9 +1364,9 @@ function readBundledString(): string {
  * outer one: `floatsBeforeView` (it only decides when the outer decode makes its view),
  * `valueKey` (a prediction: the key's bytes are compared anyway), `stackTop` (maps take and give
  * back slots in nesting order, and the slots above it are free), the value cache's probe window
- * (a heuristic; every decode restarts it), the kept view (kept across decodes by design), and the
- * Latin-1 window, the UTF-8 batch and the ASCII scan's view (of one input: every decode closes
- * them when it starts and when it ends, and the outer one reopens them from its own input).
+ * (a heuristic; every decode restarts it), and the Latin-1 window, the UTF-8 batch and the ASCII
+ * scan's view (of one input: every decode closes them when it starts and when it ends, and the
+ * outer one reopens them from its own input).
  */
 interface SavedState {
   src: Uint8Array;
@@ -1472,10 +1448,7 @@ function withSavedState<T>(action: () => T): T {
 
 function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number): void {
   src = bytes;
-  if (bytes === keptViewInput && bytes.byteLength === keptViewLength) {
-    view = keptView;
-    shareScanView(bytes, keptView!);
-  } else if (end - start < EAGER_VIEW_MIN_INPUT) view = null;
+  if (end - start < EAGER_VIEW_MIN_INPUT) view = null;
   else makeView();
   floatsBeforeView = FLOATS_BEFORE_VIEW;
   srcEnd = end;
@@ -1501,7 +1474,7 @@ function finish(): void {
   decoding = false;
   references = null;
   bundle = null;
-  // let the input be collected (but for the kept view's input: see keptViewInput)
+  // let the input be collected
   src = EMPTY;
   view = null;
   closeLatin1Window();
@@ -1509,13 +1482,6 @@ function finish(): void {
   forgetScannedBytes();
 }
 const EMPTY = new Uint8Array(0);
-
-/** Forgets the last input the decoder still references (its kept view), as msgpackr's `clearSource`. */
-export function forgetLastSource(): void {
-  keptViewInput = null;
-  keptViewLength = 0;
-  keptView = null;
-}
 
 /** Reads one top-level value at `position` with a fresh budget and depth. */
 function readTopLevel(): unknown {
