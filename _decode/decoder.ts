@@ -115,10 +115,7 @@ let srcEnd = 0;
 let position = 0;
 /** `true` from `begin` to `finish`; a decode that starts meanwhile runs in `withSavedState`. */
 let decoding = false;
-/**
- * A DataView of `src`, there from the start of the decode: the one kept by a previous decode of
- * the same array (see `keptView`), else a new one. An empty view between decodes.
- */
+/** A DataView of `src`, made when the decode starts; an empty view between decodes. */
 let view: DataView = EMPTY_VIEW;
 let context: DecodeContext;
 let recordTypes: (RecordType | undefined)[] = [];
@@ -207,35 +204,6 @@ function chargeHeap(cost: number, offset: number): void {
 function invalid(message: string, offset: number): DecodeError {
   return new DecodeError(`${message} at offset ${offset}`, offset);
 }
-
-/**
- * Makes `view` of `src`, kept for the next decode of the same array when it is small enough. An
- * empty input gets the empty view: its buffer may be detached, and a DataView of that throws.
- */
-function makeView(): void {
-  view = src.byteLength === 0
-    ? EMPTY_VIEW
-    : new DataView(src.buffer, src.byteOffset, src.byteLength);
-  if (view.buffer.byteLength <= KEPT_VIEW_MAX_BUFFER) {
-    keptViewInput = src;
-    keptViewLength = src.byteLength;
-    keptView = view;
-  }
-}
-
-/**
- * The view made for the last input whose buffer has at most KEPT_VIEW_MAX_BUFFER bytes, with that
- * input and its length, kept for the next decode of the same array: an input array that is filled
- * and decoded again and again (a database read copied into one buffer, as msgpackr recommends)
- * makes its view once, as in msgpackr, which keeps it as a property of the array. The length is
- * compared too: an array over a buffer that was detached or resized in between has another length
- * (a detached one has 0). The kept input stays referenced until another one replaces it.
- */
-let keptViewInput: Uint8Array | null = null;
-let keptViewLength = 0;
-let keptView: DataView | null = null;
-/** Largest buffer whose input's view is kept (so at most this much is kept alive by it). */
-const KEPT_VIEW_MAX_BUFFER = 0x10000;
 
 // ---- the reader --------------------------------------------------------------------------------
 
@@ -1344,9 +1312,9 @@ function readBundledString(): string {
  * Module-level variables that need no saving, because a nested decode leaves them valid for the
  * outer one: `valueKey` (a prediction: the key's bytes are compared anyway), `stackTop` (maps
  * take and give back slots in nesting order, and the slots above it are free), the value cache's
- * probe window (a heuristic; every decode restarts it), the kept view (kept across decodes by
- * design), and the Latin-1 window and the UTF-8 batch (of one input: every decode closes them when
- * it starts and when it ends, and the outer one reopens them from its own input).
+ * probe window (a heuristic; every decode restarts it), and the Latin-1 window and the UTF-8 batch
+ * (of one input: every decode closes them when it starts and when it ends, and the outer one
+ * reopens them from its own input).
  */
 interface SavedState {
   src: Uint8Array;
@@ -1428,9 +1396,10 @@ function withSavedState<T>(action: () => T): T {
 
 function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number): void {
   src = bytes;
-  if (bytes === keptViewInput && bytes.byteLength === keptViewLength) {
-    view = keptView!;
-  } else makeView();
+  // an empty input's buffer may be detached, and a DataView of that throws
+  view = bytes.byteLength === 0
+    ? EMPTY_VIEW
+    : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   srcEnd = end;
   position = start;
   decoding = true;
@@ -1454,18 +1423,11 @@ function finish(): void {
   decoding = false;
   references = null;
   bundle = null;
-  // let the input be collected (but for the kept view's input: see keptViewInput)
+  // let the input be collected
   src = EMPTY;
   view = EMPTY_VIEW;
   closeLatin1Window();
   closeUtf8Batch();
-}
-
-/** Forgets the last input the decoder still references (its kept view), as msgpackr's `clearSource`. */
-export function forgetLastSource(): void {
-  keptViewInput = null;
-  keptViewLength = 0;
-  keptView = null;
 }
 
 /** Reads one top-level value at `position` with a fresh budget and depth. */
