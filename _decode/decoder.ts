@@ -270,7 +270,7 @@ export function read(): unknown {
   }
   if (token < 0xc0) { // fixstr
     const length = token - 0xa0;
-    if (length > 0 && length <= VALUE_CACHE_MAX && valueCacheOn && view !== null && !fatalStrings) {
+    if (length > 0 && length <= VALUE_CACHE_MAX && view !== null && !fatalStrings) {
       if (length > srcEnd - position) throw incomplete(position + length);
       position += length;
       // the value cache's hit test, written out (see VALUE_WORDS)
@@ -281,13 +281,11 @@ export function read(): unknown {
       const entry = Math.imul(first ^ Math.imul(last + salt, VALUE_HASH_A), VALUE_HASH_B) >>>
         VALUE_SHIFT;
       const base = entry * VALUE_STRIDE;
-      const text = VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
+      return VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
           VALUE_WORDS[base + 1] === last &&
           (length <= 8 || middleWordsMatch(view, base, start, length, salt))
         ? VALUE_STRINGS[entry]
         : cachedStringMiss(valueCache, entry, src, start, length, first, last);
-      if (--valueCacheCountdown === 0) endValueCacheWindow();
-      return text;
     }
     return readString(length);
   }
@@ -460,14 +458,11 @@ function readString(length: number): string {
   const start = position;
   position += length;
   if (fatalStrings) return strictString(start, position);
-  if (length <= VALUE_CACHE_MAX && length > 0 && valueCacheOn) {
+  if (length <= VALUE_CACHE_MAX && length > 0) {
     // here only for an input without a view, or a short string in a str8/16/32: a fixstr in an
     // input with a view takes the hit test written out in `read` and `readStringElements`
-    const text = cachedString(valueCache, src, start, length);
-    if (--valueCacheCountdown === 0) endValueCacheWindow();
-    return text;
+    return cachedString(valueCache, src, start, length);
   }
-  if (length <= VALUE_CACHE_MAX && --valueCacheCountdown === 0) startValueCacheWindow();
   if (length >= MIN_SLICED && length <= MAX_SLICED) {
     // no view (a small input): its ASCII test reads bytes rather than make one
     const text = sliceAsciiString(src, view, start, position, srcEnd);
@@ -493,11 +488,7 @@ function otherString(start: number, end: number): string {
 }
 
 // Short string values often repeat (statuses, names, enum-like fields), and a cache hit saves
-// the allocation; but a miss costs more than decoding the string, so unique values would decode
-// slower through the cache than without it. So the cache is probed in windows of
-// VALUE_CACHE_WINDOW lookups, and when fewer than a quarter of a window hit, bypassed for the next
-// 1024 short strings of this decode, twice as many after each further window that fails (up to
-// 65536), so unique data pays almost nothing.
+// the allocation.
 const VALUE_CACHE_MAX = valueCache.maxBytes;
 // The value cache's tables, for the hit test that `read` (fixstr values, so every string field of
 // a record) and `readStringElements` write out: `cachedString`'s test, the same words compared
@@ -533,33 +524,6 @@ function middleWordsMatch(
 ): boolean {
   return VALUE_WORDS[base + 2] === (salt ^ length) &&
     (length <= 12 || VALUE_WORDS[base + 3] === view.getInt32(start + 8, true));
-}
-
-const VALUE_CACHE_WINDOW = 64;
-const VALUE_CACHE_FIRST_REST = 1024;
-const VALUE_CACHE_LONGEST_REST = 65536;
-let valueCacheRest = VALUE_CACHE_FIRST_REST;
-let valueCacheOn = true;
-let valueCacheCountdown = VALUE_CACHE_WINDOW;
-let valueCacheMissesBefore = 0;
-
-/** A probe window ended: keep the cache on, or bypass it for a while if it rarely hit. */
-function endValueCacheWindow(): void {
-  // fewer than a quarter of the window hit: more than three quarters missed
-  if (valueCache.misses - valueCacheMissesBefore > VALUE_CACHE_WINDOW * 3 / 4) {
-    valueCacheOn = false;
-    valueCacheCountdown = valueCacheRest;
-    if (valueCacheRest < VALUE_CACHE_LONGEST_REST) valueCacheRest *= 2;
-  } else {
-    valueCacheRest = VALUE_CACHE_FIRST_REST;
-    startValueCacheWindow();
-  }
-}
-
-function startValueCacheWindow(): void {
-  valueCacheOn = true;
-  valueCacheCountdown = VALUE_CACHE_WINDOW;
-  valueCacheMissesBefore = valueCache.misses;
 }
 
 /** A string under the `fatal` option: ill-formed UTF-8 is invalid data. */
@@ -621,14 +585,13 @@ function readStringElements(array: unknown[], count: number): void {
   const bytes = src;
   const dv = view;
   const end = srcEnd;
-  // the hit test needs the view and lenient strings; only `valueCacheOn` changes in the loop
+  // the hit test needs the view and lenient strings
   const cacheable = dv !== null && !fatalStrings;
-  let cacheOn = cacheable && valueCacheOn;
   let at = position;
   for (let i = 0; i < count; i++) {
     const token = bytes[at];
     const length = token - 0xa0; // a fixstr's length when token is one
-    if (length > 0 && length <= VALUE_CACHE_MAX && cacheOn) {
+    if (length > 0 && length <= VALUE_CACHE_MAX && cacheable) {
       if (length >= end - at) {
         position = at;
         throw incomplete(at + 1 + length);
@@ -647,10 +610,6 @@ function readStringElements(array: unknown[], count: number): void {
           (length <= 8 || middleWordsMatch(dv!, base, start, length, salt))
         ? VALUE_STRINGS[entry]
         : cachedStringMiss(valueCache, entry, bytes, start, length, first, last);
-      if (--valueCacheCountdown === 0) {
-        endValueCacheWindow();
-        cacheOn = valueCacheOn;
-      }
     } else {
       position = at;
       if (token >= 0xa0 && token < 0xc0) {
@@ -660,7 +619,6 @@ function readStringElements(array: unknown[], count: number): void {
         array[i] = read();
       }
       at = position;
-      cacheOn = cacheable && valueCacheOn;
     }
   }
   position = at;
@@ -1387,8 +1345,7 @@ function readBundledString(): string {
  * Module-level variables that need no saving, because a nested decode leaves them valid for the
  * outer one: `floatsBeforeView` (it only decides when the outer decode makes its view),
  * `valueKey` (a prediction: the key's bytes are compared anyway), `stackTop` (maps take and give
- * back slots in nesting order, and the slots above it are free), the value cache's probe window
- * (a heuristic; every decode restarts it), the kept view (kept across decodes by design), and the
+ * back slots in nesting order, and the slots above it are free), the kept view (kept across decodes by design), and the
  * Latin-1 window, the UTF-8 batch and the ASCII scan's view (of one input: every decode closes
  * them when it starts and when it ends, and the outer one reopens them from its own input).
  */
@@ -1488,8 +1445,6 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   recordTypes = ctx.records.types;
   sharedStructuresPossible = ctx.records.shared !== null || ctx.records.getStructures !== null;
   fatalStrings = ctx.fatal;
-  valueCacheRest = VALUE_CACHE_FIRST_REST;
-  startValueCacheWindow();
   extensionDecoders = ctx.extensions.decoders();
   bundle = null;
   references = null;
