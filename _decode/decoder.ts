@@ -220,7 +220,7 @@ export function read(): unknown {
   }
   if (token < 0xc0) { // fixstr
     const length = token - 0xa0;
-    if (length > 0 && length <= VALUE_CACHE_MAX && valueCacheOn && !fatalStrings) {
+    if (length > 0 && length <= VALUE_CACHE_MAX && !fatalStrings) {
       if (length > srcEnd - position) throw incomplete(position + length);
       position += length;
       // the value cache's hit test, written out (see VALUE_WORDS)
@@ -231,13 +231,11 @@ export function read(): unknown {
       const entry = Math.imul(first ^ Math.imul(last + salt, VALUE_HASH_A), VALUE_HASH_B) >>>
         VALUE_SHIFT;
       const base = entry * VALUE_STRIDE;
-      const text = VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
+      return VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
           VALUE_WORDS[base + 1] === last &&
           (length <= 8 || middleWordsMatch(view, base, start, length, salt))
         ? VALUE_STRINGS[entry]
         : cachedStringMiss(valueCache, entry, src, start, length, first, last);
-      if (--valueCacheCountdown === 0) endValueCacheWindow();
-      return text;
     }
     return readString(length);
   }
@@ -393,14 +391,11 @@ function readString(length: number): string {
   const start = position;
   position += length;
   if (fatalStrings) return strictString(start, position);
-  if (length <= VALUE_CACHE_MAX && length > 0 && valueCacheOn) {
+  if (length <= VALUE_CACHE_MAX && length > 0) {
     // here only for a short string in a str8/16/32: a fixstr takes the hit test written out in
     // `read` and `readStringElements`
-    const text = cachedString(valueCache, src, start, length);
-    if (--valueCacheCountdown === 0) endValueCacheWindow();
-    return text;
+    return cachedString(valueCache, src, start, length);
   }
-  if (length <= VALUE_CACHE_MAX && --valueCacheCountdown === 0) startValueCacheWindow();
   if (length >= MIN_SLICED && length <= MAX_SLICED) {
     const text = sliceAsciiString(src, view, start, position, srcEnd);
     if (text !== null) return text;
@@ -425,11 +420,7 @@ function otherString(start: number, end: number): string {
 }
 
 // Short string values often repeat (statuses, names, enum-like fields), and a cache hit saves
-// the allocation; but a miss costs more than decoding the string, so unique values would decode
-// slower through the cache than without it. So the cache is probed in windows of
-// VALUE_CACHE_WINDOW lookups, and when fewer than a quarter of a window hit, bypassed for the next
-// 1024 short strings of this decode, twice as many after each further window that fails (up to
-// 65536), so unique data pays almost nothing.
+// the allocation.
 const VALUE_CACHE_MAX = valueCache.maxBytes;
 // The value cache's tables, for the hit test that `read` (fixstr values, so every string field of
 // a record) and `readStringElements` write out: `cachedString`'s test, the same words compared
@@ -465,33 +456,6 @@ function middleWordsMatch(
 ): boolean {
   return VALUE_WORDS[base + 2] === (salt ^ length) &&
     (length <= 12 || VALUE_WORDS[base + 3] === view.getInt32(start + 8, true));
-}
-
-const VALUE_CACHE_WINDOW = 64;
-const VALUE_CACHE_FIRST_REST = 1024;
-const VALUE_CACHE_LONGEST_REST = 65536;
-let valueCacheRest = VALUE_CACHE_FIRST_REST;
-let valueCacheOn = true;
-let valueCacheCountdown = VALUE_CACHE_WINDOW;
-let valueCacheMissesBefore = 0;
-
-/** A probe window ended: keep the cache on, or bypass it for a while if it rarely hit. */
-function endValueCacheWindow(): void {
-  // fewer than a quarter of the window hit: more than three quarters missed
-  if (valueCache.misses - valueCacheMissesBefore > VALUE_CACHE_WINDOW * 3 / 4) {
-    valueCacheOn = false;
-    valueCacheCountdown = valueCacheRest;
-    if (valueCacheRest < VALUE_CACHE_LONGEST_REST) valueCacheRest *= 2;
-  } else {
-    valueCacheRest = VALUE_CACHE_FIRST_REST;
-    startValueCacheWindow();
-  }
-}
-
-function startValueCacheWindow(): void {
-  valueCacheOn = true;
-  valueCacheCountdown = VALUE_CACHE_WINDOW;
-  valueCacheMissesBefore = valueCache.misses;
 }
 
 /** A string under the `fatal` option: ill-formed UTF-8 is invalid data. */
@@ -553,14 +517,13 @@ function readStringElements(array: unknown[], count: number): void {
   const bytes = src;
   const dv = view;
   const end = srcEnd;
-  // the hit test needs lenient strings; only `valueCacheOn` changes in the loop
+  // the hit test needs lenient strings
   const cacheable = !fatalStrings;
-  let cacheOn = cacheable && valueCacheOn;
   let at = position;
   for (let i = 0; i < count; i++) {
     const token = bytes[at];
     const length = token - 0xa0; // a fixstr's length when token is one
-    if (length > 0 && length <= VALUE_CACHE_MAX && cacheOn) {
+    if (length > 0 && length <= VALUE_CACHE_MAX && cacheable) {
       if (length >= end - at) {
         position = at;
         throw incomplete(at + 1 + length);
@@ -579,10 +542,6 @@ function readStringElements(array: unknown[], count: number): void {
           (length <= 8 || middleWordsMatch(dv, base, start, length, salt))
         ? VALUE_STRINGS[entry]
         : cachedStringMiss(valueCache, entry, bytes, start, length, first, last);
-      if (--valueCacheCountdown === 0) {
-        endValueCacheWindow();
-        cacheOn = valueCacheOn;
-      }
     } else {
       position = at;
       if (token >= 0xa0 && token < 0xc0) {
@@ -592,7 +551,6 @@ function readStringElements(array: unknown[], count: number): void {
         array[i] = read();
       }
       at = position;
-      cacheOn = cacheable && valueCacheOn;
     }
   }
   position = at;
@@ -1311,10 +1269,9 @@ function readBundledString(): string {
  *
  * Module-level variables that need no saving, because a nested decode leaves them valid for the
  * outer one: `valueKey` (a prediction: the key's bytes are compared anyway), `stackTop` (maps
- * take and give back slots in nesting order, and the slots above it are free), the value cache's
- * probe window (a heuristic; every decode restarts it), and the Latin-1 window and the UTF-8 batch
- * (of one input: every decode closes them when it starts and when it ends, and the outer one
- * reopens them from its own input).
+ * take and give back slots in nesting order, and the slots above it are free), and the Latin-1
+ * window and the UTF-8 batch (of one input: every decode closes them when it starts and when it
+ * ends, and the outer one reopens them from its own input).
  */
 interface SavedState {
   src: Uint8Array;
@@ -1410,8 +1367,6 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   recordTypes = ctx.records.types;
   sharedStructuresPossible = ctx.records.shared !== null || ctx.records.getStructures !== null;
   fatalStrings = ctx.fatal;
-  valueCacheRest = VALUE_CACHE_FIRST_REST;
-  startValueCacheWindow();
   extensionDecoders = ctx.extensions.decoders();
   bundle = null;
   references = null;
