@@ -19,7 +19,7 @@ import type { ShapeNode, StructureEncoder } from "../_records/structures.ts";
 import { type KeyNode, ShapeTree } from "../_records/shape_tree.ts";
 import { writeTimestamp } from "../_format/timestamp.ts";
 import { typedArrayCode } from "../_format/typed_array_ext.ts";
-import { encodeUtf8Manually, textEncoder, writeAsciiRun } from "../_strings/utf8.ts";
+import { encodeUtf8Manually, textEncoder } from "../_strings/utf8.ts";
 
 /** How an instance writes plain objects. */
 export const enum ObjectMode {
@@ -307,8 +307,6 @@ function writeString(value: string): void {
   const dataStart = position + headerSize;
   const byteLength = length <= MANUAL_UTF8_MAX
     ? encodeUtf8Manually(target, targetView, dataStart, value) - dataStart
-    : length <= ASCII_BY_HAND_MAX && writeAsciiRun(target, targetView, dataStart, value) === length
-    ? length
     : encodeUtf8Natively(value, dataStart, length);
   // 32 units or more: at least 32 bytes (UTF-8 has at least as many bytes as UTF-16 has units)
   if (byteLength < 0x100) {
@@ -333,14 +331,12 @@ function writeString(value: string): void {
 }
 
 // Who writes a string's bytes: under 32 units, JavaScript (`writeString`'s first branch); up to
-// MANUAL_UTF8_MAX units, JavaScript; up to ASCII_BY_HAND_MAX units, JavaScript when the string is
-// ASCII (`writeAsciiRun`, four characters a store), else the engine; longer, the engine. The
-// thresholds are where the engine's fixed cost per call is repaid by its speed per character.
-// V8's `encodeInto` costs much more per call than Bun's `Buffer.prototype.utf8Write` (which also
-// writes into a plain Uint8Array), and on Deno it is a JavaScript wrapper around an op, so V8
-// writes longer strings by hand. MANUAL_UTF8_MAX stays below 64 on every engine: from 64 units
-// msgpackr's bytes for a lone surrogate are the engine's U+FFFD (docs/wire-format.md, "Strings"),
-// while ASCII, which has no surrogates, may go further by hand.
+// MANUAL_UTF8_MAX units, JavaScript; longer, the engine. The threshold is where the engine's fixed
+// cost per call is repaid by its speed per character. V8's `encodeInto` costs much more per call
+// than Bun's `Buffer.prototype.utf8Write` (which also writes into a plain Uint8Array), and on Deno
+// it is a JavaScript wrapper around an op, so V8 writes longer strings by hand. MANUAL_UTF8_MAX
+// stays below 64 on every engine: from 64 units msgpackr's bytes for a lone surrogate are the
+// engine's U+FFFD (docs/wire-format.md, "Strings").
 // Chosen by measurement: npm run bench:paired:deno / :bun (strings2.json).
 type Utf8Write = (this: Uint8Array, text: string, offset: number, length: number) => number;
 /** Running on Bun (JavaScriptCore): the native string writer and `slice` copies pay off there. */
@@ -351,7 +347,6 @@ const nativeUtf8Write = ON_BUN && typeof bufferUtf8Write === "function"
   ? bufferUtf8Write as Utf8Write
   : null;
 const MANUAL_UTF8_MAX = nativeUtf8Write !== null ? 31 : 63;
-const ASCII_BY_HAND_MAX = nativeUtf8Write !== null ? 32 : 80;
 
 /**
  * Writes `value` (longer than MANUAL_UTF8_MAX units) as UTF-8 at `start` with the engine's
