@@ -339,7 +339,7 @@ function writeString(value: string): void {
 // engine's U+FFFD (docs/wire-format.md, "Strings").
 // Chosen by measurement: npm run bench:paired:deno / :bun (strings2.json).
 type Utf8Write = (this: Uint8Array, text: string, offset: number, length: number) => number;
-/** Running on Bun (JavaScriptCore): the native string writer and `slice` copies pay off there. */
+/** Running on Bun (JavaScriptCore): the native string writer pays off there. */
 const ON_BUN = (globalThis as { Bun?: unknown }).Bun !== undefined;
 const bufferUtf8Write = (globalThis as { Buffer?: { prototype: { utf8Write?: unknown } } }).Buffer
   ?.prototype.utf8Write;
@@ -1435,7 +1435,7 @@ function finishValue(value: unknown, flags: number, output: OutputBuffer | null)
     return view;
   }
   if (largeBytes !== null) return gatherOutput(largeBytes);
-  return copyOutput(start, position);
+  return target.slice(start, position);
 }
 
 /**
@@ -1458,20 +1458,6 @@ function gatherOutput(gathered: readonly GatheredBytes[]): Bytes {
   }
   parts.push(target.subarray(from, position));
   return concatBytes(parts);
-}
-
-/**
- * Outputs from this size are copied with `new` + `set`, which V8 (Deno, Node) does faster than
- * `slice` for large buffers; JavaScriptCore is faster with `slice` at every size.
- */
-const LARGE_COPY = ON_BUN ? Infinity : 0x40000;
-
-/** The packed bytes as a new, exact-size array of their own. */
-function copyOutput(from: number, to: number): Bytes {
-  if (to - from < LARGE_COPY) return target.slice(from, to);
-  const copy = new Uint8Array(to - from);
-  copy.set(target.subarray(from, to));
-  return copy;
 }
 
 function updateOutput(output: OutputBuffer, flags: number): void {
