@@ -5,9 +5,8 @@
 // (module-level `target`/`position`, with a 10-byte `safeEnd` margin so scalar writes never check
 // bounds one by one); a pack started while another runs (from an extension) saves that state
 // and writes into a fresh buffer. What belongs to an instance (options, structures, extensions)
-// comes from the `EncodeContext` the Packr passes in; the object writer is chosen once per
-// instance. Byte choices follow msgpackr 2.1.3 exactly (docs/wire-format.md, "What the encoder
-// writes").
+// comes from the `EncodeContext` the Packr passes in. Byte choices follow msgpackr 2.1.3 exactly
+// (docs/wire-format.md, "What the encoder writes").
 
 import { concatBytes } from "../_core/bytes.ts";
 import { C1Type } from "../_core/c1.ts";
@@ -21,18 +20,6 @@ import { writeTimestamp } from "../_format/timestamp.ts";
 import { typedArrayCode } from "../_format/typed_array_ext.ts";
 import { encodeUtf8Manually, textEncoder } from "../_strings/utf8.ts";
 
-/** How an instance writes plain objects. */
-export const enum ObjectMode {
-  /** map16 with the count back-patched, msgpackr's default for `useRecords: false`. */
-  Map16 = 0,
-  /** Smallest map header (`variableMapSize`, `coercibleKeyAsNumber`, `skipValues`). */
-  VariableMap = 1,
-  /** Records (the default). */
-  Records = 2,
-  /** Records when the `useRecords` function says so, else a map. */
-  RecordsIf = 3,
-}
-
 /**
  * Everything an encode needs from the Packr that runs it, resolved once per instance. The fields
  * that follow an option assigned to the instance (`packr.useFloat32 = ALWAYS`) are written in
@@ -41,10 +28,14 @@ export const enum ObjectMode {
 export interface EncodeContext {
   /** The Packr (`this` for extension callbacks). */
   readonly owner: object;
-  readonly objectMode: ObjectMode;
+  /** The `useRecords` function: records only for the objects it accepts. */
   readonly recordsPredicate: ((value: object) => boolean) | null;
-  /** Plain map writer for objects that are not records (Map16 or VariableMap). */
-  readonly plainMode: ObjectMode.Map16 | ObjectMode.VariableMap;
+  /**
+   * Objects that are not records get the smallest map header (`variableMapSize`,
+   * `coercibleKeyAsNumber`, `skipValues`), else map16 with the count back-patched.
+   */
+  readonly variableMap: boolean;
+  /** The record structures; null when records are off (`useRecords: false`). */
   readonly structures: StructureEncoder | null;
   /** Integers 0x40..0x7f as fixints (only when records are off: they are record ids). */
   readonly fixintsTo0x7f: boolean;
@@ -156,7 +147,6 @@ let safeEnd = target.length - 10;
 let encoding = false;
 let context: EncodeContext;
 let customEncoders: readonly Extension[] = [];
-let writeObject: (object: Record<string, unknown>) => void = writeMap16Object;
 let references: Map<unknown, Reference> | null = null;
 let idsToInsert: Reference[] | null = null;
 let bundle: Bundle | null = null;
@@ -723,9 +713,19 @@ function writeObjectKey(shape: KeyShape | null, key: string): KeyShape | null {
   return shape;
 }
 
+/** A plain object: a record when records are on and `useRecords` accepts it, else a map. */
+function writeObject(object: Record<string, unknown>): void {
+  const predicate = context.recordsPredicate;
+  if (context.structures !== null && (predicate === null || predicate(object))) {
+    writeRecord(object);
+  } else {
+    writePlainObject(object);
+  }
+}
+
 function writePlainObject(object: Record<string, unknown>): void {
-  if (context.plainMode === ObjectMode.Map16) writeMap16Object(object);
-  else writeVariableMapObject(object);
+  if (context.variableMap) writeVariableMapObject(object);
+  else writeMap16Object(object);
 }
 
 /**
@@ -829,13 +829,6 @@ function writeNewRecordHeader(
   else writeArray(keys);
   return true;
 }
-
-function writeRecordIf(object: Record<string, unknown>): void {
-  if (context.recordsPredicate!(object)) writeRecord(object);
-  else writePlainObject(object);
-}
-
-const OBJECT_WRITERS = [writeMap16Object, writeVariableMapObject, writeRecord, writeRecordIf];
 
 // ---- class instances and extensions ------------------------------------------------------------
 
@@ -1229,7 +1222,6 @@ interface SavedState {
   safeEnd: number;
   context: EncodeContext;
   customEncoders: readonly Extension[];
-  writeObject: (object: Record<string, unknown>) => void;
   references: Map<unknown, Reference> | null;
   idsToInsert: Reference[] | null;
   bundle: Bundle | null;
@@ -1248,7 +1240,6 @@ function saveState(): SavedState {
     safeEnd,
     context,
     customEncoders,
-    writeObject,
     references,
     idsToInsert,
     bundle,
@@ -1268,7 +1259,6 @@ function restoreState(saved: SavedState): void {
     safeEnd,
     context,
     customEncoders,
-    writeObject,
     references,
     idsToInsert,
     bundle,
@@ -1365,7 +1355,6 @@ function encodeValue(
   encoding = true;
   context = ctx;
   customEncoders = ctx.extensions.encoders();
-  writeObject = OBJECT_WRITERS[ctx.objectMode];
   references = ctx.structuredClone ? new Map() : null;
   idsToInsert = null;
   bundle = ctx.bundleStrings && typeof value !== "string"
