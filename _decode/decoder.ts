@@ -364,23 +364,22 @@ function readFloat32(): number {
 
 function readInt64(signed: boolean): number | bigint | string {
   if (position + 8 > srcEnd) throw incomplete(position + 8);
-  const dv = view;
   let value: number | bigint | string;
   switch (context.int64) {
     case 1:
-      value = (signed ? dv.getInt32(position) : dv.getUint32(position)) * 0x100000000 +
-        dv.getUint32(position + 4);
+      value = (signed ? view.getInt32(position) : view.getUint32(position)) * 0x100000000 +
+        view.getUint32(position + 4);
       break;
     case 2:
-      value = (signed ? dv.getBigInt64(position) : dv.getBigUint64(position)).toString();
+      value = (signed ? view.getBigInt64(position) : view.getBigUint64(position)).toString();
       break;
     case 3: {
-      const big = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
+      const big = signed ? view.getBigInt64(position) : view.getBigUint64(position);
       value = big >= -0x20000000000000n && big <= 0x20000000000000n ? Number(big) : big;
       break;
     }
     default:
-      value = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
+      value = signed ? view.getBigInt64(position) : view.getBigUint64(position);
   }
   position += 8;
   return value;
