@@ -27,6 +27,7 @@ import { C1 } from "../_core/c1.ts";
 import { DecodeError, IncompleteDataError } from "../_core/errors.ts";
 import type { Extension, ExtensionRegistry } from "../_core/extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "../_format/float32.ts";
+import { float32At, float64At } from "../_format/float_bytes.ts";
 import { createRecordType, type RecordType, resetCompileAllowance } from "../_records/reader.ts";
 import {
   type MapShape,
@@ -44,13 +45,14 @@ import { decodeBigIntPayload } from "../_format/bigint_ext.ts";
 import { decodeTimestamp } from "../_format/timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "../_format/typed_array_ext.ts";
 import { decodeString, decodeStringStrict } from "../_strings/utf8.ts";
-import { shortWordAt } from "../_core/bytes.ts";
+import { EAGER_VIEW_MIN_INPUT, shortWordAt, wordAt } from "../_core/bytes.ts";
 import {
   cachedString,
   cachedStringMiss,
   ENTRY_HASH_A,
   ENTRY_HASH_B,
   keyCache,
+  restMatches,
   valueCache,
 } from "../_strings/string_cache.ts";
 import {
@@ -109,14 +111,18 @@ export interface DecodeContext extends DecodeFlags {
 // ---- state of the decode in progress -----------------------------------------------------------
 
 const EMPTY = new Uint8Array(0);
-const EMPTY_VIEW = new DataView(EMPTY.buffer);
 let src: Uint8Array = EMPTY;
 let srcEnd = 0;
 let position = 0;
 /** `true` from `begin` to `finish`; a decode that starts meanwhile runs in `withSavedState`. */
 let decoding = false;
-/** A DataView of `src`, made when the decode starts; an empty view between decodes. */
-let view: DataView = EMPTY_VIEW;
+/**
+ * A DataView of `src`: made when the decode starts for an input of
+ * {@linkcode EAGER_VIEW_MIN_INPUT} bytes or more, else when first needed (`view ?? makeView()`);
+ * null until then, and between decodes. Each reader tests it first: without a view it reads the
+ * bytes themselves, or makes the view.
+ */
+let view: DataView | null = null;
 let context: DecodeContext;
 let recordTypes: (RecordType | undefined)[] = [];
 /** The decoding instance has shared structures or `getStructures`: empty slots may resolve. */
@@ -205,6 +211,21 @@ function invalid(message: string, offset: number): DecodeError {
   return new DecodeError(`${message} at offset ${offset}`, offset);
 }
 
+/**
+ * Floats that an input without a view reads from its bytes (`float64At`, `float32At`) before it
+ * makes one: such a read costs a little more than a read through a view, and making the view
+ * costs as much as several such reads, so a small input with a few floats never makes one. Set
+ * when a decode starts; a nested decode leaves its own count behind, which only moves the moment
+ * the outer decode makes its view (either way its floats read the same).
+ */
+const FLOATS_BEFORE_VIEW = 6;
+let floatsBeforeView = FLOATS_BEFORE_VIEW;
+
+/** Makes `view` (callers test `view` first: an inline null check costs less than this call). */
+function makeView(): DataView {
+  return view = new DataView(src.buffer, src.byteOffset, src.byteLength);
+}
+
 // ---- the reader --------------------------------------------------------------------------------
 
 /** Reads one value at `position`. */
@@ -220,7 +241,7 @@ export function read(): unknown {
   }
   if (token < 0xc0) { // fixstr
     const length = token - 0xa0;
-    if (length > 0 && length <= VALUE_CACHE_MAX && !fatalStrings) {
+    if (length > 0 && length <= VALUE_CACHE_MAX && view !== null && !fatalStrings) {
       if (length > srcEnd - position) throw incomplete(position + length);
       position += length;
       // the value cache's hit test, written out (see VALUE_WORDS)
@@ -268,6 +289,7 @@ export function read(): unknown {
       return readFloat32();
     case 0xcb: { // float64
       if (position + 8 > srcEnd) throw incomplete(position + 8);
+      if (view === null) return readFloat64WithoutView();
       const value = view.getFloat64(position);
       position += 8;
       return value;
@@ -348,9 +370,25 @@ function readLength4(): number {
   return length;
 }
 
+/**
+ * A float64 in an input that has no view (a small one: see EAGER_VIEW_MIN_INPUT): from its bytes
+ * while {@linkcode floatsBeforeView} lasts, then from a view made for this and the rest.
+ */
+function readFloat64WithoutView(): number {
+  const value = --floatsBeforeView >= 0
+    ? float64At(src, position)
+    : makeView().getFloat64(position);
+  position += 8;
+  return value;
+}
+
 function readFloat32(): number {
   if (position + 4 > srcEnd) throw incomplete(position + 4);
-  const value = view.getFloat32(position);
+  const value = view !== null
+    ? view.getFloat32(position)
+    : --floatsBeforeView >= 0
+    ? float32At(src, position)
+    : makeView().getFloat32(position);
   if (context.roundFloat32) {
     // round to the significant decimal digits float32 holds; exponent = bits 30..23
     const multiplier =
@@ -364,22 +402,23 @@ function readFloat32(): number {
 
 function readInt64(signed: boolean): number | bigint | string {
   if (position + 8 > srcEnd) throw incomplete(position + 8);
+  const dv = view ?? makeView();
   let value: number | bigint | string;
   switch (context.int64) {
     case 1:
-      value = (signed ? view.getInt32(position) : view.getUint32(position)) * 0x100000000 +
-        view.getUint32(position + 4);
+      value = (signed ? dv.getInt32(position) : dv.getUint32(position)) * 0x100000000 +
+        dv.getUint32(position + 4);
       break;
     case 2:
-      value = (signed ? view.getBigInt64(position) : view.getBigUint64(position)).toString();
+      value = (signed ? dv.getBigInt64(position) : dv.getBigUint64(position)).toString();
       break;
     case 3: {
-      const big = signed ? view.getBigInt64(position) : view.getBigUint64(position);
+      const big = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
       value = big >= -0x20000000000000n && big <= 0x20000000000000n ? Number(big) : big;
       break;
     }
     default:
-      value = signed ? view.getBigInt64(position) : view.getBigUint64(position);
+      value = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
   }
   position += 8;
   return value;
@@ -391,11 +430,12 @@ function readString(length: number): string {
   position += length;
   if (fatalStrings) return strictString(start, position);
   if (length <= VALUE_CACHE_MAX && length > 0) {
-    // here only for a short string in a str8/16/32: a fixstr takes the hit test written out in
-    // `read` and `readStringElements`
+    // here only for an input without a view, or a short string in a str8/16/32: a fixstr in an
+    // input with a view takes the hit test written out in `read` and `readStringElements`
     return cachedString(valueCache, src, start, length);
   }
   if (length >= MIN_SLICED && length <= MAX_SLICED) {
+    // no view (a small input): its ASCII test reads bytes rather than make one
     const text = sliceAsciiString(src, view, start, position, srcEnd);
     if (text !== null) return text;
   }
@@ -516,8 +556,8 @@ function readStringElements(array: unknown[], count: number): void {
   const bytes = src;
   const dv = view;
   const end = srcEnd;
-  // the hit test needs lenient strings
-  const cacheable = !fatalStrings;
+  // the hit test needs the view and lenient strings
+  const cacheable = dv !== null && !fatalStrings;
   let at = position;
   for (let i = 0; i < count; i++) {
     const token = bytes[at];
@@ -530,15 +570,15 @@ function readStringElements(array: unknown[], count: number): void {
       // the value cache's hit test, written out as in `read` (see VALUE_WORDS)
       const start = at + 1;
       at = start + length;
-      const first = length >= 4 ? dv.getInt32(start, true) : shortWordAt(bytes, start, length);
-      const last = length >= 4 ? dv.getInt32(at - 4, true) : 0;
-      const salt = length > 8 ? dv.getInt32(start + 4, true) ^ length : length;
+      const first = length >= 4 ? dv!.getInt32(start, true) : shortWordAt(bytes, start, length);
+      const last = length >= 4 ? dv!.getInt32(at - 4, true) : 0;
+      const salt = length > 8 ? dv!.getInt32(start + 4, true) ^ length : length;
       const entry = Math.imul(first ^ Math.imul(last + salt, VALUE_HASH_A), VALUE_HASH_B) >>>
         VALUE_SHIFT;
       const base = entry * VALUE_STRIDE;
       array[i] = VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
           VALUE_WORDS[base + 1] === last &&
-          (length <= 8 || middleWordsMatch(dv, base, start, length, salt))
+          (length <= 8 || middleWordsMatch(dv!, base, start, length, salt))
         ? VALUE_STRINGS[entry]
         : cachedStringMiss(valueCache, entry, bytes, start, length, first, last);
     } else {
@@ -561,7 +601,7 @@ function readStringElements(array: unknown[], count: number): void {
  * inlines into an element loop (it is too large):
  *
  * - positive fixint `0xxxxxxx` below 0x40 (0x40..0x7f may be record ids: those go to `read`)
- * - float64 `cb` + 8 bytes big-endian
+ * - float64 `cb` + 8 bytes big-endian, when the input has its view (inputs of 512 bytes and more)
  * - uint32 `ce` + 4 bytes and uint16 `cd` + 2 bytes, big-endian
  *
  * Every other token goes to `read`, and so does a float64 whose bytes run past the input (the view
@@ -582,7 +622,7 @@ function readNumberElements(array: unknown[], length: number): void {
     if (token < 0x40) {
       at++;
       array[i] = token;
-    } else if (token === 0xcb && at + 9 <= end) {
+    } else if (token === 0xcb && dv !== null && at + 9 <= end) {
       array[i] = dv.getFloat64(at + 1);
       at += 9;
     } else if (token === 0xce) {
@@ -647,8 +687,9 @@ function readShapedMap(length: number): object {
   const tree = mapShapes;
   let shape = tree.root;
   const words = tree.keyWords;
-  // Keys are compared with kept bytes (through the view) except under `fatal` (the kept bytes may
-  // come from a lenient decode).
+  // Keys are compared with kept bytes except under `fatal` (the kept bytes may come from a
+  // lenient decode); through the view, or from byte loads in a small input that has none (see
+  // EAGER_VIEW_MIN_INPUT).
   const compare = !fatalStrings;
   const dv = view; // read once: calls inside the loop keep the engines from caching `view`
   // the key this map is the value of, if the map around it said so: it predicts the first key
@@ -666,10 +707,16 @@ function readShapedMap(length: number): object {
       if (keyLength === 0 || p + keyLength > srcEnd) {
         // no kept bytes (another encoding), or not enough input: decode the key
       } else if (keyLength >= 4) {
-        same = dv.getInt32(p, true) === words[at] &&
-          dv.getInt32(p + keyLength - 4, true) === words[at + 1];
-        for (let offset = 4, word = at + 2; same && offset < keyLength - 4; offset += 4) {
-          same = dv.getInt32(p + offset, true) === words[word++];
+        if (dv !== null) {
+          same = dv.getInt32(p, true) === words[at] &&
+            dv.getInt32(p + keyLength - 4, true) === words[at + 1];
+          for (let offset = 4, word = at + 2; same && offset < keyLength - 4; offset += 4) {
+            same = dv.getInt32(p + offset, true) === words[word++];
+          }
+        } else {
+          // a small input: byte loads, and the string caches' comparison of the middle words
+          same = wordAt(src, p) === words[at] && wordAt(src, p + keyLength - 4) === words[at + 1] &&
+            restMatches(words, at + 2, src, p, keyLength);
         }
       } else {
         same = shortWordAt(src, p, keyLength) === words[at];
@@ -1267,10 +1314,11 @@ function readBundledString(): string {
  * field, so a field added here and missing from either fails `deno check`.
  *
  * Module-level variables that need no saving, because a nested decode leaves them valid for the
- * outer one: `valueKey` (a prediction: the key's bytes are compared anyway), `stackTop` (maps
- * take and give back slots in nesting order, and the slots above it are free), and the Latin-1
- * window and the UTF-8 batch (of one input: every decode closes them when it starts and when it
- * ends, and the outer one reopens them from its own input).
+ * outer one: `floatsBeforeView` (it only decides when the outer decode makes its view),
+ * `valueKey` (a prediction: the key's bytes are compared anyway), `stackTop` (maps take and give
+ * back slots in nesting order, and the slots above it are free), and the Latin-1 window and the
+ * UTF-8 batch (of one input: every decode closes them when it starts and when it ends, and the
+ * outer one reopens them from its own input).
  */
 interface SavedState {
   src: Uint8Array;
@@ -1287,7 +1335,7 @@ interface SavedState {
   depth: number;
   bundle: StringBundle | null;
   references: Map<number, Reference> | null;
-  view: DataView;
+  view: DataView | null;
   /** `context.records.triedLoading`: whether this decode has called `getStructures` yet. */
   triedLoading: boolean;
 }
@@ -1352,10 +1400,9 @@ function withSavedState<T>(action: () => T): T {
 
 function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number): void {
   src = bytes;
-  // an empty input's buffer may be detached, and a DataView of that throws
-  view = bytes.byteLength === 0
-    ? EMPTY_VIEW
-    : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (end - start < EAGER_VIEW_MIN_INPUT) view = null;
+  else makeView();
+  floatsBeforeView = FLOATS_BEFORE_VIEW;
   srcEnd = end;
   position = start;
   decoding = true;
@@ -1379,7 +1426,7 @@ function finish(): void {
   bundle = null;
   // let the input be collected
   src = EMPTY;
-  view = EMPTY_VIEW;
+  view = null;
   closeLatin1Window();
   closeUtf8Batch();
 }

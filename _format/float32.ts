@@ -1,6 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
+import { LITTLE_ENDIAN } from "./float_bytes.ts";
+
 /**
  * Values of the `useFloat32` option (docs/wire-format.md, "Float32 modes").
  *
@@ -53,8 +55,6 @@ for (let exponent = 0; exponent < 256; exponent++) {
 
 const scratchFloat = new Float32Array(1);
 const scratchBytes = new Uint8Array(scratchFloat.buffer);
-/** Whether this platform stores numbers least significant byte first (all current JS engines). */
-const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
  * Rounds a float32 value to its significant decimal digits: the same rounding a decoder with

@@ -46,7 +46,7 @@ let windowEnd = 0;
 let lastEnd = -Infinity;
 
 /**
- * `bytes[start, end)` (the decoder's input, `view` a DataView of it; MIN_SLICED ≤ length ≤
+ * `bytes[start, end)` (the decoder's input, `view` a DataView of it or null; MIN_SLICED ≤ length ≤
  * MAX_SLICED, inside `bytes[0, limit)`) when it is all ASCII: a slice of the current window,
  * opening a window at `start` when the string lies outside the current one and near the previous
  * medium string, or a string of its own when it is not near one. `null` when it is not ASCII
@@ -54,7 +54,7 @@ let lastEnd = -Infinity;
  */
 export function sliceAsciiString(
   bytes: Uint8Array,
-  view: DataView,
+  view: DataView | null,
   start: number,
   end: number,
   limit: number,
@@ -63,8 +63,9 @@ export function sliceAsciiString(
   const previousEnd = lastEnd;
   lastEnd = end;
   if (start < windowStart || end > windowEnd) {
-    // a lone string: made on its own
-    if (start - previousEnd > NEAR_BYTES) {
+    // a lone string: made on its own, except in a small input (no view), whose window covers
+    // all the rest of it (under 512 bytes) for about the cost of the string's own call
+    if (start - previousEnd > NEAR_BYTES && view !== null) {
       return latin1Slice!.call(bytes, start, end);
     }
     windowStart = start;
@@ -75,7 +76,7 @@ export function sliceAsciiString(
 }
 
 /**
- * `bytes[start, end)` (a long string: over MAX_SLICED bytes; `view` a DataView of `bytes`)
+ * `bytes[start, end)` (a long string: over MAX_SLICED bytes; `view` a DataView of `bytes` or null)
  * as a slice of the open window when it lies inside it and is ASCII, else `null`. A long string
  * never opens a window, but one that an open window already covers costs its ASCII test and a
  * slice instead of a call that copies it again.
@@ -83,7 +84,7 @@ export function sliceAsciiString(
  */
 export function sliceLongFromWindow(
   bytes: Uint8Array,
-  view: DataView,
+  view: DataView | null,
   start: number,
   end: number,
 ): string | null {

@@ -111,7 +111,7 @@ export function entryOf(cache: StringCache, first: number, last: number, salt: n
 }
 
 /** Whether the words of a string over 8 bytes between its first and last match, from `word`. */
-function restMatches(
+export function restMatches(
   words: Int32Array,
   word: number,
   bytes: Uint8Array,

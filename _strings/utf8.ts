@@ -70,9 +70,17 @@ export const utf8Slice: SliceMethod | null =
 /**
  * Whether `b[start, end)` is all ASCII, read through `view` (a DataView of `b`): sixteen bytes at
  * a time, stopping at the first group with a byte that is not, then four at a time, and the last
- * one to three bytes as the word that ends the range (overlapping bytes already seen).
+ * one to three bytes as the word that ends the range (overlapping bytes already seen). With no
+ * view (a small input, whose view would cost more to make than its strings' bytes cost to read:
+ * see EAGER_VIEW_MIN_INPUT in `_core/bytes.ts`), one byte at a time.
  */
-export function isAsciiIn(view: DataView, b: Uint8Array, start: number, end: number): boolean {
+export function isAsciiIn(
+  view: DataView | null,
+  b: Uint8Array,
+  start: number,
+  end: number,
+): boolean {
+  if (view === null) return isAsciiBytes(b, start, end);
   let i = start;
   for (; i + 16 <= end; i += 16) {
     const any = view.getInt32(i) | view.getInt32(i + 4) | view.getInt32(i + 8) |
@@ -86,6 +94,22 @@ export function isAsciiIn(view: DataView, b: Uint8Array, start: number, end: num
   if (end - start >= 4) return (view.getInt32(end - 4) & 0x80808080) === 0;
   for (; i < end; i++) if (b[i] > 0x7f) return false;
   return true;
+}
+
+/**
+ * Whether `b[start, end)` is all ASCII, read one byte at a time (an input without a view), eight
+ * bytes to a test, so that text which is not stops early.
+ */
+function isAsciiBytes(b: Uint8Array, start: number, end: number): boolean {
+  let i = start;
+  for (; i + 8 <= end; i += 8) {
+    if (
+      (b[i] | b[i + 1] | b[i + 2] | b[i + 3] | b[i + 4] | b[i + 5] | b[i + 6] | b[i + 7]) >= 0x80
+    ) return false;
+  }
+  let any = 0;
+  for (; i < end; i++) any |= b[i];
+  return any < 0x80;
 }
 
 /**

@@ -587,7 +587,8 @@ describe("input types", () => {
   });
 
   test("a small input array decoded again reads its bytes as they are now", () => {
-    // a small input (under 512 bytes) with floats and medium and short strings
+    // under 512 bytes: each decode reads its first six floats from the bytes and makes a view at
+    // its seventh (the value cache's words and the ASCII tests then read through it)
     const valueOf = (letter: string, n: number) => ({
       floats: Array.from({ length: 10 }, (_, i) => n + i / 7),
       medium: `${letter.repeat(20)} ${n}`,

@@ -3,8 +3,8 @@
 // (readNumberElements), which reads fixints, float64s, uint16s and uint32s inline and hands
 // every other token to the general reader. These tests pin what that loop must keep: every kind
 // of element after the first number, record ids (0x40..0x7f) inside such arrays, floats in small
-// inputs and large ones, and a cut anywhere in the last element being an incomplete-data error
-// rather than a shorter array or a wrong number.
+// inputs (which have no DataView) and large ones (which do), and a cut anywhere in the last
+// element being an incomplete-data error rather than a shorter array or a wrong number.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as msgpackr from "msgpackr";
@@ -116,7 +116,9 @@ describe("arrays that start with a number", () => {
 
   test("decode each number encoding as msgpackr does, in small inputs and in large ones", () => {
     for (const number of NUMBERS) {
+      // small: under 512 bytes, the input has no DataView when the array starts
       const small = [0, number, number];
+      // large: a view exists from the start, so float64s are read inline
       const large = [0, ...Array(100).fill(number)];
       for (const value of [small, large]) {
         const bytes = msgpackr.pack(value);
@@ -126,7 +128,9 @@ describe("arrays that start with a number", () => {
     }
   });
 
-  test("floats in small inputs are exact: every bit pattern, float32 and float64", () => {
+  test("floats in small inputs are exact, read from the bytes (the first six) or from a view", () => {
+    // a small input reads its first six floats from its bytes without a DataView, and makes one
+    // for the seventh: every bit pattern must come out the same either way, float32 and float64
     const doubles = [
       1.5,
       -1e-300,

@@ -13,6 +13,7 @@ import * as noEval from "../../no_eval.ts";
 import { mapShapes, MAX_SHAPED_KEYS, valueStack } from "../../_records/map_shapes.ts";
 import { MAX_SHAPES, RUNS_BEFORE_RENEWAL } from "../../_records/shape_tree.ts";
 import { objectShapes } from "../../_encode/encoder.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../../_core/bytes.ts";
 import { random, readTestdata } from "../_util.ts";
 
 /** Objects as [whether the prototype is Object.prototype, [key, value] pairs in order]. */
@@ -67,16 +68,14 @@ function mapBytes(entries: [unknown, unknown][]): Uint8Array {
   return bytes;
 }
 
-/** Bytes of the string that {@linkcode padded} puts after a value. */
-const PAD_LENGTH = 512;
-
 /**
- * `bytes` (one value) followed by a 512-byte string, in a 2-element array: the maps of a small
- * input and of a larger one, at another offset, both compare keys with kept bytes.
+ * `bytes` (one value) followed by a string that takes the input past EAGER_VIEW_MIN_INPUT,
+ * in a 2-element array: the maps of a small input compare keys with kept bytes through byte
+ * loads, those of a larger one through the input's DataView, and tests of key comparison need both.
  */
 function padded(bytes: Uint8Array): Uint8Array {
-  const pad = new Uint8Array(3 + PAD_LENGTH).fill(0x61);
-  pad.set([0xda, PAD_LENGTH >> 8, PAD_LENGTH & 0xff]);
+  const pad = new Uint8Array(3 + EAGER_VIEW_MIN_INPUT).fill(0x61);
+  pad.set([0xda, EAGER_VIEW_MIN_INPUT >> 8, EAGER_VIEW_MIN_INPUT & 0xff]);
   return Uint8Array.of(0x92, ...bytes, ...pad);
 }
 
@@ -189,6 +188,23 @@ describe("plain maps: shapes learned from key sequences", () => {
         assertBothPaths(learned);
       }
     }
+  });
+
+  test("small inputs (no view) keep and compare the keys' bytes, as larger ones do", () => {
+    const key = "only-in-this-test";
+    const bytes = mapBytes([[key, 1]]);
+    for (let round = 0; round < 4; round++) assertAsMsgpackr(bytes, unpack(bytes));
+    const node = mapShapes.root.hot!;
+    assert.equal(node.key, key);
+    assert.equal(node.keyLength, 1 + key.length, "a small input did not keep the key's bytes");
+    // the kept bytes serve the larger input too, and a key one byte off is not taken for it
+    for (let round = 0; round < 4; round++) {
+      assertAsMsgpackr(bytes, (unpack(padded(bytes)) as unknown[])[0]);
+    }
+    assert.equal(mapShapes.root.hot, node);
+    const offByOne = mapBytes([["only-in-this-tesT", 1]]);
+    assertBothPaths(offByOne);
+    assertBothPaths(bytes);
   });
 
   test("a nested map's first key is predicted from the key it is the value of", () => {

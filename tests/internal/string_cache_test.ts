@@ -2,12 +2,14 @@
 // The decoder's string caches (`_strings/string_cache.ts`): map keys and short string values come from a
 // table in sets of four entries. These tests pin that strings which pick the same entry, or which
 // differ only in bytes the entry is not chosen by, stay cached together (a second decode of the
-// same strings misses nothing) and are never returned for one another, in small and large inputs,
-// for keys and values.
+// same strings misses nothing) and are never returned for one another, through both readers
+// (small inputs read words from the bytes, inputs of EAGER_VIEW_MIN_INPUT bytes and more through
+// a DataView) and for keys and values.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { pack, unpack } from "../../mod.ts";
 import { keyCache, type StringCache, valueCache } from "../../_strings/string_cache.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../../_core/bytes.ts";
 
 /** Empties a cache, so a test sees only its own strings in it. */
 function empty(cache: StringCache): void {
@@ -17,7 +19,7 @@ function empty(cache: StringCache): void {
 }
 
 /** A string over 16 bytes: in an input, never cached, and long enough to make it large. */
-const PADDING = "x".repeat(512);
+const PADDING = "x".repeat(EAGER_VIEW_MIN_INPUT);
 
 /** The misses of `cache` while `run` runs. */
 function missesOf(cache: StringCache, run: () => void): number {
@@ -32,6 +34,7 @@ function decodeAll(strings: string[]): void {
   const large = pack([...strings, PADDING]);
   const keys = pack(Object.fromEntries(strings.map((text, i) => [text, i])));
   const largeKeys = pack(Object.fromEntries([...strings, PADDING].map((text, i) => [text, i])));
+  assert.ok(values.length < EAGER_VIEW_MIN_INPUT && large.length >= EAGER_VIEW_MIN_INPUT);
   assert.deepEqual(unpack(values), strings);
   assert.deepEqual(unpack(large), [...strings, PADDING]);
   assert.deepEqual(Object.keys(unpack(keys) as object), strings);

@@ -22,6 +22,7 @@ import {
   utf8BatchCounts,
 } from "../../_strings/utf8_batch.ts";
 import { encodeArray, isDeno, random, strOf } from "../_util.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../../_core/bytes.ts";
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 const encoder = new TextEncoder();
@@ -112,10 +113,11 @@ describe("non-ASCII strings decoded in batches", () => {
     let before = utf8BatchCounts();
     assert.deepEqual(unpack(pack(lone)), lone);
     assert.deepEqual(utf8BatchCounts(), before, "a lookahead for strings 680 bytes apart");
-    // near each other: in a small input and in a large one
+    // near each other: in a small input (no view, bytes read one at a time) and in a large one
     const near = [text(40, 1), "short", text(40, 2), "short", text(40, 3)];
     for (const value of [near, [...near, ascii]]) {
       before = utf8BatchCounts();
+      assert.equal(pack(value).length < EAGER_VIEW_MIN_INPUT, value === near);
       assert.deepEqual(unpack(pack(value)), value);
       const after = utf8BatchCounts();
       assert.equal(after.batches, before.batches + (UTF8_BATCHES ? 1 : 0));

@@ -9,6 +9,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { DecodeError, IncompleteDataError, pack, Packr, unpack, Unpackr } from "../../mod.ts";
 import { decodeUtf8 } from "../../_strings/utf8.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../../_core/bytes.ts";
 import { mulberry32 } from "../../fuzz/_fuzz.ts";
 import { bytesOf } from "../_hostile.ts";
 import { encodeArray, strOf } from "../_util.ts";
@@ -192,11 +193,9 @@ function str8Of(bytes: Uint8Array): number[] {
   return bytes.length < 256 ? [0xd9, bytes.length, ...bytes] : strOf(bytes);
 }
 
-/** Bytes of the tests' large inputs, at least. */
-const LARGE_INPUT = 512;
-/** A string that takes an input past LARGE_INPUT. */
+/** A string that takes an input past EAGER_VIEW_MIN_INPUT (the decode gets a DataView). */
 const encoder = new TextEncoder();
-const PAD = "p".repeat(LARGE_INPUT);
+const PAD = "p".repeat(EAGER_VIEW_MIN_INPUT);
 const PAD_BYTES = encoder.encode(PAD);
 
 describe("every string path of the decoder equals TextDecoder", () => {
@@ -226,7 +225,8 @@ describe("every string path of the decoder equals TextDecoder", () => {
         ...strOf(entry.bytes),
       ]);
       assert.deepEqual(unpack(array), [entry.expected, "x", entry.expected], label(entry));
-      // the same in an input of LARGE_INPUT bytes or more
+      // the same in an input of EAGER_VIEW_MIN_INPUT bytes or more (the value cache reads it
+      // through a DataView)
       const padded = new Uint8Array([0x94, ...array.subarray(1), ...strOf(PAD_BYTES)]);
       assert.deepEqual(
         unpack(padded),
@@ -322,7 +322,7 @@ describe("every string path of the decoder equals TextDecoder", () => {
       else value.push("é".repeat(1 + (i % 8)));
     }
     const bytes = pack(value);
-    assert.ok(bytes.length >= LARGE_INPUT);
+    assert.ok(bytes.length >= EAGER_VIEW_MIN_INPUT);
     for (let round = 0; round < 3; round++) assert.deepEqual(unpack(bytes), value);
     assert.deepEqual(new Unpackr({ fatal: true, mapsAsObjects: true }).unpack(bytes), value);
     // cut anywhere in the last 200 bytes: incomplete, never a shorter array
@@ -332,7 +332,8 @@ describe("every string path of the decoder equals TextDecoder", () => {
   });
 
   test("short strings in a large input decode as TextDecoder, from both hit tests, with fatal and cut inputs", () => {
-    // Short fixstrs take the value cache's hit test that the array loop (readStringElements) and
+    // An input of EAGER_VIEW_MIN_INPUT bytes or more has its view from the start, and short
+    // fixstrs then take the value cache's hit test that the array loop (readStringElements) and
     // `read` (every other fixstr value: after a number in an array, record fields) write out.
     const fatalDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
     const wellFormed = (bytes: Uint8Array) => {
@@ -345,7 +346,7 @@ describe("every string path of the decoder equals TextDecoder", () => {
     };
     const random = mulberry32(61);
     const elements: Uint8Array[] = [];
-    for (let total = 0; total < LARGE_INPUT * 2;) {
+    for (let total = 0; total < EAGER_VIEW_MIN_INPUT * 2;) {
       const length = Math.floor(random() * 17); // 0..16 bytes: the value cache's range
       const bytes = Uint8Array.from({ length }, () => {
         const kind = random();
@@ -360,7 +361,7 @@ describe("every string path of the decoder equals TextDecoder", () => {
     // [strings...] (the array loop) and [0, strings...] (a number first: each string via `read`)
     for (const lead of [[], [0x00]]) {
       const input = encodeArray([...lead.map((byte) => [byte]), ...elements.map(strOf)]);
-      assert.ok(input.length >= LARGE_INPUT);
+      assert.ok(input.length >= EAGER_VIEW_MIN_INPUT);
       const expected = [...lead, ...strings];
       for (let round = 0; round < 3; round++) { // the second and third from the cache
         assert.deepEqual(unpack(input), expected);
@@ -394,7 +395,7 @@ describe("every string path of the decoder equals TextDecoder", () => {
     const structures: string[][] = [];
     const packr = new Packr({ structures });
     const recordBytes = packr.pack(records);
-    assert.ok(recordBytes.length >= LARGE_INPUT);
+    assert.ok(recordBytes.length >= EAGER_VIEW_MIN_INPUT);
     for (let round = 0; round < 3; round++) {
       assert.deepEqual(new Unpackr({ structures }).unpack(recordBytes), records);
       assert.deepEqual(new Unpackr({ structures, fatal: true }).unpack(recordBytes), records);
