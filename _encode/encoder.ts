@@ -229,9 +229,7 @@ function writeValue(value: unknown): void {
       writeString(value);
       return;
     case "number":
-      // positive fixint, the most common number: one byte, no further call
-      if (value >>> 0 === value && value < 0x40) target[position++] = value;
-      else writeNumber(value);
+      writeNumber(value);
       return;
     case "object":
       if (value === null) target[position++] = 0xc0;
