@@ -60,6 +60,7 @@ import {
   MAX_SLICED,
   MIN_SLICED,
   sliceAsciiString,
+  sliceLongFromWindow,
 } from "../_strings/latin1_window.ts";
 import {
   batchedString,
@@ -454,7 +455,7 @@ function otherString(start: number, end: number): string {
     return nonAsciiString(src, view, start, end, srcEnd);
   }
   if (length <= MAX_SLICED) return decodeString(src, start, end);
-  return batchedString(src, start, end);
+  return sliceLongFromWindow(src, view, start, end) ?? batchedString(src, start, end);
 }
 
 // Short string values often repeat (statuses, names, enum-like fields), and a cache hit saves

@@ -1,10 +1,11 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // Medium ASCII strings (13..256 bytes) are sliced out of a Latin-1 window of the input
-// (_strings/latin1_window.ts); longer ones (lengths 257..300 below) are made on their own.
-// Whatever the window holds, a string must decode exactly as TextDecoder decodes its bytes (and
-// as msgpackr does): non-ASCII and ill-formed bytes in any position, a window cut by the input's
-// end, a buffer whose bytes change between two decodes, a decode inside a decode, streams cut at
-// every byte, records and the no-eval build.
+// (_strings/latin1_window.ts) when another one came shortly before, and longer ones when a window already
+// open covers them (lengths 257..300 below). Whatever the window holds, a string
+// must decode exactly as TextDecoder decodes its bytes (and as msgpackr does): non-ASCII and
+// ill-formed bytes in any position, a window cut by the input's end, a buffer whose bytes change
+// between two decodes, a decode inside a decode, streams cut at every byte, records and the
+// no-eval build.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
