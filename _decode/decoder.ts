@@ -29,8 +29,8 @@ import type { Extension, ExtensionRegistry } from "../_core/extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "../_format/float32.ts";
 import { float32At, float64At } from "../_format/float_bytes.ts";
 import { createRecordType, type RecordType, resetCompileAllowance } from "../_records/reader.ts";
+import type { KeyNode } from "../_records/shape_tree.ts";
 import {
-  type MapShape,
   mapShapes,
   markStackUse,
   MAX_SHAPED_KEYS,
@@ -44,12 +44,7 @@ import { RecordTable } from "../_records/table.ts";
 import { decodeBigIntPayload } from "../_format/bigint_ext.ts";
 import { decodeTimestamp } from "../_format/timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "../_format/typed_array_ext.ts";
-import {
-  decodeString,
-  decodeStringStrict,
-  forgetScannedBytes,
-  shareScanView,
-} from "../_strings/utf8.ts";
+import { decodeString, decodeStringStrict } from "../_strings/utf8.ts";
 import { EAGER_VIEW_MIN_INPUT, shortWordAt, wordAt } from "../_core/bytes.ts";
 import {
   cachedString,
@@ -115,16 +110,17 @@ export interface DecodeContext extends DecodeFlags {
 
 // ---- state of the decode in progress -----------------------------------------------------------
 
-let src: Uint8Array = new Uint8Array(0);
+const EMPTY = new Uint8Array(0);
+let src: Uint8Array = EMPTY;
 let srcEnd = 0;
 let position = 0;
 /** `true` from `begin` to `finish`; a decode that starts meanwhile runs in `withSavedState`. */
 let decoding = false;
 /**
- * A DataView of `src`: the one kept by a previous decode of the same array (any size; see
- * `keptView`), else one made when the decode starts for an input of
- * {@linkcode EAGER_VIEW_MIN_INPUT} bytes or more, else one made when first needed
- * (`view ?? makeView()`); null until then.
+ * A DataView of `src`: made when the decode starts for an input of
+ * {@linkcode EAGER_VIEW_MIN_INPUT} bytes or more, else when first needed (`view ?? makeView()`);
+ * null until then, and between decodes. Each reader tests it first: without a view it reads the
+ * bytes themselves, or makes the view.
  */
 let view: DataView | null = null;
 let context: DecodeContext;
@@ -151,7 +147,7 @@ let references: Map<number, Reference> | null = null;
  * Cleared when the outermost decode ends, succeeded or not, so no node of a tree renewed before
  * the next decode is ever compared (its key slots are reused).
  */
-let valueKey: MapShape | null = null;
+let valueKey: KeyNode | null = null;
 
 interface StringBundle {
   /** Strings with non-ASCII characters (referenced by `c1` + a negative or zero count). */
@@ -227,33 +223,8 @@ let floatsBeforeView = FLOATS_BEFORE_VIEW;
 
 /** Makes `view` (callers test `view` first: an inline null check costs less than this call). */
 function makeView(): DataView {
-  view = new DataView(src.buffer, src.byteOffset, src.byteLength);
-  shareScanView(src, view);
-  if (view.buffer.byteLength <= KEPT_VIEW_MAX_BUFFER) {
-    keptViewInput = src;
-    keptViewLength = src.byteLength;
-    keptView = view;
-  }
-  return view;
+  return view = new DataView(src.buffer, src.byteOffset, src.byteLength);
 }
-
-/**
- * The view made for the last input whose buffer has at most KEPT_VIEW_MAX_BUFFER bytes, with that
- * input and its length, kept for the next decode of the same array: an input array that is filled
- * and decoded again and again (a database read copied into one buffer, as msgpackr recommends)
- * makes its view once, as in msgpackr, which keeps it as a property of the array. The length is
- * compared too: an array over a buffer that was detached or resized in between has another length
- * (a detached one has 0). The kept input stays referenced until another one replaces it.
- *
- * A small input (under EAGER_VIEW_MIN_INPUT bytes) starts with its kept view too, once one was
- * made for it (its seventh float, or a 64-bit integer): a small message of floats decoded again
- * and again would otherwise pay for a new view at every decode, a large share of its whole cost.
- */
-let keptViewInput: Uint8Array | null = null;
-let keptViewLength = 0;
-let keptView: DataView | null = null;
-/** Largest buffer whose input's view is kept (so at most this much is kept alive by it). */
-const KEPT_VIEW_MAX_BUFFER = 0x10000;
 
 // ---- the reader --------------------------------------------------------------------------------
 
@@ -270,7 +241,7 @@ export function read(): unknown {
   }
   if (token < 0xc0) { // fixstr
     const length = token - 0xa0;
-    if (length > 0 && length <= VALUE_CACHE_MAX && valueCacheOn && view !== null && !fatalStrings) {
+    if (length > 0 && length <= VALUE_CACHE_MAX && view !== null && !fatalStrings) {
       if (length > srcEnd - position) throw incomplete(position + length);
       position += length;
       // the value cache's hit test, written out (see VALUE_WORDS)
@@ -281,13 +252,11 @@ export function read(): unknown {
       const entry = Math.imul(first ^ Math.imul(last + salt, VALUE_HASH_A), VALUE_HASH_B) >>>
         VALUE_SHIFT;
       const base = entry * VALUE_STRIDE;
-      const text = VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
+      return VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
           VALUE_WORDS[base + 1] === last &&
           (length <= 8 || middleWordsMatch(view, base, start, length, salt))
         ? VALUE_STRINGS[entry]
         : cachedStringMiss(valueCache, entry, src, start, length, first, last);
-      if (--valueCacheCountdown === 0) endValueCacheWindow();
-      return text;
     }
     return readString(length);
   }
@@ -460,14 +429,11 @@ function readString(length: number): string {
   const start = position;
   position += length;
   if (fatalStrings) return strictString(start, position);
-  if (length <= VALUE_CACHE_MAX && length > 0 && valueCacheOn) {
+  if (length <= VALUE_CACHE_MAX && length > 0) {
     // here only for an input without a view, or a short string in a str8/16/32: a fixstr in an
     // input with a view takes the hit test written out in `read` and `readStringElements`
-    const text = cachedString(valueCache, src, start, length);
-    if (--valueCacheCountdown === 0) endValueCacheWindow();
-    return text;
+    return cachedString(valueCache, src, start, length);
   }
-  if (length <= VALUE_CACHE_MAX && --valueCacheCountdown === 0) startValueCacheWindow();
   if (length >= MIN_SLICED && length <= MAX_SLICED) {
     // no view (a small input): its ASCII test reads bytes rather than make one
     const text = sliceAsciiString(src, view, start, position, srcEnd);
@@ -493,11 +459,7 @@ function otherString(start: number, end: number): string {
 }
 
 // Short string values often repeat (statuses, names, enum-like fields), and a cache hit saves
-// the allocation; but a miss costs more than decoding the string, so unique values would decode
-// slower through the cache than without it. So the cache is probed in windows of
-// VALUE_CACHE_WINDOW lookups, and when fewer than a quarter of a window hit, bypassed for the next
-// 1024 short strings of this decode, twice as many after each further window that fails (up to
-// 65536), so unique data pays almost nothing.
+// the allocation.
 const VALUE_CACHE_MAX = valueCache.maxBytes;
 // The value cache's tables, for the hit test that `read` (fixstr values, so every string field of
 // a record) and `readStringElements` write out: `cachedString`'s test, the same words compared
@@ -533,33 +495,6 @@ function middleWordsMatch(
 ): boolean {
   return VALUE_WORDS[base + 2] === (salt ^ length) &&
     (length <= 12 || VALUE_WORDS[base + 3] === view.getInt32(start + 8, true));
-}
-
-const VALUE_CACHE_WINDOW = 64;
-const VALUE_CACHE_FIRST_REST = 1024;
-const VALUE_CACHE_LONGEST_REST = 65536;
-let valueCacheRest = VALUE_CACHE_FIRST_REST;
-let valueCacheOn = true;
-let valueCacheCountdown = VALUE_CACHE_WINDOW;
-let valueCacheMissesBefore = 0;
-
-/** A probe window ended: keep the cache on, or bypass it for a while if it rarely hit. */
-function endValueCacheWindow(): void {
-  // fewer than a quarter of the window hit: more than three quarters missed
-  if (valueCache.misses - valueCacheMissesBefore > VALUE_CACHE_WINDOW * 3 / 4) {
-    valueCacheOn = false;
-    valueCacheCountdown = valueCacheRest;
-    if (valueCacheRest < VALUE_CACHE_LONGEST_REST) valueCacheRest *= 2;
-  } else {
-    valueCacheRest = VALUE_CACHE_FIRST_REST;
-    startValueCacheWindow();
-  }
-}
-
-function startValueCacheWindow(): void {
-  valueCacheOn = true;
-  valueCacheCountdown = VALUE_CACHE_WINDOW;
-  valueCacheMissesBefore = valueCache.misses;
 }
 
 /** A string under the `fatal` option: ill-formed UTF-8 is invalid data. */
@@ -621,14 +556,13 @@ function readStringElements(array: unknown[], count: number): void {
   const bytes = src;
   const dv = view;
   const end = srcEnd;
-  // the hit test needs the view and lenient strings; only `valueCacheOn` changes in the loop
+  // the hit test needs the view and lenient strings
   const cacheable = dv !== null && !fatalStrings;
-  let cacheOn = cacheable && valueCacheOn;
   let at = position;
   for (let i = 0; i < count; i++) {
     const token = bytes[at];
     const length = token - 0xa0; // a fixstr's length when token is one
-    if (length > 0 && length <= VALUE_CACHE_MAX && cacheOn) {
+    if (length > 0 && length <= VALUE_CACHE_MAX && cacheable) {
       if (length >= end - at) {
         position = at;
         throw incomplete(at + 1 + length);
@@ -647,10 +581,6 @@ function readStringElements(array: unknown[], count: number): void {
           (length <= 8 || middleWordsMatch(dv!, base, start, length, salt))
         ? VALUE_STRINGS[entry]
         : cachedStringMiss(valueCache, entry, bytes, start, length, first, last);
-      if (--valueCacheCountdown === 0) {
-        endValueCacheWindow();
-        cacheOn = valueCacheOn;
-      }
     } else {
       position = at;
       if (token >= 0xa0 && token < 0xc0) {
@@ -660,7 +590,6 @@ function readStringElements(array: unknown[], count: number): void {
         array[i] = read();
       }
       at = position;
-      cacheOn = cacheable && valueCacheOn;
     }
   }
   position = at;
@@ -824,7 +753,7 @@ function readShapedMap(length: number): object {
  * `shape`), then `key` and the entries after it.
  */
 function readUnshapedRest(
-  shape: MapShape,
+  shape: KeyNode,
   base: number,
   count: number,
   key: string,
@@ -1387,10 +1316,9 @@ function readBundledString(): string {
  * Module-level variables that need no saving, because a nested decode leaves them valid for the
  * outer one: `floatsBeforeView` (it only decides when the outer decode makes its view),
  * `valueKey` (a prediction: the key's bytes are compared anyway), `stackTop` (maps take and give
- * back slots in nesting order, and the slots above it are free), the value cache's probe window
- * (a heuristic; every decode restarts it), the kept view (kept across decodes by design), and the
- * Latin-1 window, the UTF-8 batch and the ASCII scan's view (of one input: every decode closes
- * them when it starts and when it ends, and the outer one reopens them from its own input).
+ * back slots in nesting order, and the slots above it are free), and the Latin-1 window and the
+ * UTF-8 batch (of one input: every decode closes them when it starts and when it ends, and the
+ * outer one reopens them from its own input).
  */
 interface SavedState {
   src: Uint8Array;
@@ -1472,10 +1400,7 @@ function withSavedState<T>(action: () => T): T {
 
 function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number): void {
   src = bytes;
-  if (bytes === keptViewInput && bytes.byteLength === keptViewLength) {
-    view = keptView;
-    shareScanView(bytes, keptView!);
-  } else if (end - start < EAGER_VIEW_MIN_INPUT) view = null;
+  if (end - start < EAGER_VIEW_MIN_INPUT) view = null;
   else makeView();
   floatsBeforeView = FLOATS_BEFORE_VIEW;
   srcEnd = end;
@@ -1488,8 +1413,6 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   recordTypes = ctx.records.types;
   sharedStructuresPossible = ctx.records.shared !== null || ctx.records.getStructures !== null;
   fatalStrings = ctx.fatal;
-  valueCacheRest = VALUE_CACHE_FIRST_REST;
-  startValueCacheWindow();
   extensionDecoders = ctx.extensions.decoders();
   bundle = null;
   references = null;
@@ -1501,20 +1424,11 @@ function finish(): void {
   decoding = false;
   references = null;
   bundle = null;
-  // let the input be collected (but for the kept view's input: see keptViewInput)
+  // let the input be collected
   src = EMPTY;
   view = null;
   closeLatin1Window();
   closeUtf8Batch();
-  forgetScannedBytes();
-}
-const EMPTY = new Uint8Array(0);
-
-/** Forgets the last input the decoder still references (its kept view), as msgpackr's `clearSource`. */
-export function forgetLastSource(): void {
-  keptViewInput = null;
-  keptViewLength = 0;
-  keptView = null;
 }
 
 /** Reads one top-level value at `position` with a fresh budget and depth. */

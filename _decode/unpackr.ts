@@ -7,7 +7,6 @@ import {
   type DecodeFlags,
   decodeMany,
   decodeOne,
-  forgetLastSource,
   type Int64Mode,
 } from "./decoder.ts";
 import { type Extension, ExtensionRegistry, globalExtensions } from "../_core/extensions.ts";
@@ -531,9 +530,9 @@ defineOptionAccessors(
 );
 
 /**
- * Forgets the last input the decoder still holds a reference to, so that it can be collected
- * (msgpackr's `clearSource`). Decoding never needs it: use it when a large input decoded last
- * should not stay alive.
+ * msgpackr's `clearSource`, which forgets the last input its decoder holds. This decoder holds no
+ * input once a decode has returned, so there is nothing to forget: it does nothing, for code
+ * written for msgpackr.
  *
  * @example Usage
  * ```ts
@@ -545,9 +544,7 @@ defineOptionAccessors(
  * assert.equal(unpack(new Uint8Array([0xa1, 0x62])), "b");
  * ```
  */
-export function clearSource(): void {
-  forgetLastSource();
-}
+export function clearSource(): void {}
 
 /**
  * Alias of {@linkcode Unpackr} (the same class).

@@ -5,9 +5,8 @@
 // (module-level `target`/`position`, with a 10-byte `safeEnd` margin so scalar writes never check
 // bounds one by one); a pack started while another runs (from an extension) saves that state
 // and writes into a fresh buffer. What belongs to an instance (options, structures, extensions)
-// comes from the `EncodeContext` the Packr passes in; the object writer is chosen once per
-// instance. Byte choices follow msgpackr 2.1.3 exactly (docs/wire-format.md, "What the encoder
-// writes").
+// comes from the `EncodeContext` the Packr passes in. Byte choices follow msgpackr 2.1.3 exactly
+// (docs/wire-format.md, "What the encoder writes").
 
 import { concatBytes } from "../_core/bytes.ts";
 import { C1Type } from "../_core/c1.ts";
@@ -19,19 +18,7 @@ import type { ShapeNode, StructureEncoder } from "../_records/structures.ts";
 import { type KeyNode, ShapeTree } from "../_records/shape_tree.ts";
 import { writeTimestamp } from "../_format/timestamp.ts";
 import { typedArrayCode } from "../_format/typed_array_ext.ts";
-import { encodeUtf8Manually, textEncoder, writeAsciiRun } from "../_strings/utf8.ts";
-
-/** How an instance writes plain objects. */
-export const enum ObjectMode {
-  /** map16 with the count back-patched, msgpackr's default for `useRecords: false`. */
-  Map16 = 0,
-  /** Smallest map header (`variableMapSize`, `coercibleKeyAsNumber`, `skipValues`). */
-  VariableMap = 1,
-  /** Records (the default). */
-  Records = 2,
-  /** Records when the `useRecords` function says so, else a map. */
-  RecordsIf = 3,
-}
+import { encodeUtf8Manually, textEncoder } from "../_strings/utf8.ts";
 
 /**
  * Everything an encode needs from the Packr that runs it, resolved once per instance. The fields
@@ -41,10 +28,14 @@ export const enum ObjectMode {
 export interface EncodeContext {
   /** The Packr (`this` for extension callbacks). */
   readonly owner: object;
-  readonly objectMode: ObjectMode;
+  /** The `useRecords` function: records only for the objects it accepts. */
   readonly recordsPredicate: ((value: object) => boolean) | null;
-  /** Plain map writer for objects that are not records (Map16 or VariableMap). */
-  readonly plainMode: ObjectMode.Map16 | ObjectMode.VariableMap;
+  /**
+   * Objects that are not records get the smallest map header (`variableMapSize`,
+   * `coercibleKeyAsNumber`, `skipValues`), else map16 with the count back-patched.
+   */
+  readonly variableMap: boolean;
+  /** The record structures; null when records are off (`useRecords: false`). */
   readonly structures: StructureEncoder | null;
   /** Integers 0x40..0x7f as fixints (only when records are off: they are record ids). */
   readonly fixintsTo0x7f: boolean;
@@ -156,7 +147,6 @@ let safeEnd = target.length - 10;
 let encoding = false;
 let context: EncodeContext;
 let customEncoders: readonly Extension[] = [];
-let writeObject: (object: Record<string, unknown>) => void = writeMap16Object;
 let references: Map<unknown, Reference> | null = null;
 let idsToInsert: Reference[] | null = null;
 let bundle: Bundle | null = null;
@@ -239,9 +229,7 @@ function writeValue(value: unknown): void {
       writeString(value);
       return;
     case "number":
-      // positive fixint, the most common number: one byte, no further call
-      if (value >>> 0 === value && value < 0x40) target[position++] = value;
-      else writeNumber(value);
+      writeNumber(value);
       return;
     case "object":
       if (value === null) target[position++] = 0xc0;
@@ -307,8 +295,6 @@ function writeString(value: string): void {
   const dataStart = position + headerSize;
   const byteLength = length <= MANUAL_UTF8_MAX
     ? encodeUtf8Manually(target, targetView, dataStart, value) - dataStart
-    : length <= ASCII_BY_HAND_MAX && writeAsciiRun(target, targetView, dataStart, value) === length
-    ? length
     : encodeUtf8Natively(value, dataStart, length);
   // 32 units or more: at least 32 bytes (UTF-8 has at least as many bytes as UTF-16 has units)
   if (byteLength < 0x100) {
@@ -333,17 +319,15 @@ function writeString(value: string): void {
 }
 
 // Who writes a string's bytes: under 32 units, JavaScript (`writeString`'s first branch); up to
-// MANUAL_UTF8_MAX units, JavaScript; up to ASCII_BY_HAND_MAX units, JavaScript when the string is
-// ASCII (`writeAsciiRun`, four characters a store), else the engine; longer, the engine. The
-// thresholds are where the engine's fixed cost per call is repaid by its speed per character.
-// V8's `encodeInto` costs much more per call than Bun's `Buffer.prototype.utf8Write` (which also
-// writes into a plain Uint8Array), and on Deno it is a JavaScript wrapper around an op, so V8
-// writes longer strings by hand. MANUAL_UTF8_MAX stays below 64 on every engine: from 64 units
-// msgpackr's bytes for a lone surrogate are the engine's U+FFFD (docs/wire-format.md, "Strings"),
-// while ASCII, which has no surrogates, may go further by hand.
+// MANUAL_UTF8_MAX units, JavaScript; longer, the engine. The threshold is where the engine's fixed
+// cost per call is repaid by its speed per character. V8's `encodeInto` costs much more per call
+// than Bun's `Buffer.prototype.utf8Write` (which also writes into a plain Uint8Array), and on Deno
+// it is a JavaScript wrapper around an op, so V8 writes longer strings by hand. MANUAL_UTF8_MAX
+// stays below 64 on every engine: from 64 units msgpackr's bytes for a lone surrogate are the
+// engine's U+FFFD (docs/wire-format.md, "Strings").
 // Chosen by measurement: npm run bench:paired:deno / :bun (strings2.json).
 type Utf8Write = (this: Uint8Array, text: string, offset: number, length: number) => number;
-/** Running on Bun (JavaScriptCore): the native string writer and `slice` copies pay off there. */
+/** Running on Bun (JavaScriptCore): the native string writer pays off there. */
 const ON_BUN = (globalThis as { Bun?: unknown }).Bun !== undefined;
 const bufferUtf8Write = (globalThis as { Buffer?: { prototype: { utf8Write?: unknown } } }).Buffer
   ?.prototype.utf8Write;
@@ -351,7 +335,6 @@ const nativeUtf8Write = ON_BUN && typeof bufferUtf8Write === "function"
   ? bufferUtf8Write as Utf8Write
   : null;
 const MANUAL_UTF8_MAX = nativeUtf8Write !== null ? 31 : 63;
-const ASCII_BY_HAND_MAX = nativeUtf8Write !== null ? 32 : 80;
 
 /**
  * Writes `value` (longer than MANUAL_UTF8_MAX units) as UTF-8 at `start` with the engine's
@@ -677,21 +660,7 @@ function writeVariableMapObject(object: Record<string, unknown>): void {
  * the tree instead of being encoded again. Not used while bundling strings (names may go into the
  * bundle then).
  */
-export const objectShapes: ShapeTree<KeyShape> = new ShapeTree<KeyShape>(
-  // the encoder's own node literal, not shared with the decoder's (see `CreateNode`)
-  (id, key, parent, size, keyAt) => ({
-    id,
-    key,
-    parent,
-    size,
-    hot: null,
-    children: null,
-    keyAt,
-    keyLength: 0,
-  }),
-);
-/** A key sequence of plain objects being packed. */
-type KeyShape = KeyNode<KeyShape>;
+export const objectShapes: ShapeTree = new ShapeTree();
 const keptKeyWords = objectShapes.keyWords;
 
 /**
@@ -700,7 +669,7 @@ const keptKeyWords = objectShapes.keyWords;
  * The kept bytes are copied four at a time (word layout in `_records/shape_tree.ts`); a name
  * written for the first time is kept (if it is a fixstr).
  */
-function writeObjectKey(shape: KeyShape | null, key: string): KeyShape | null {
+function writeObjectKey(shape: KeyNode | null, key: string): KeyNode | null {
   if (shape !== null) {
     const hot = shape.hot;
     shape = hot !== null && hot.key === key ? hot : objectShapes.step(shape, key);
@@ -728,9 +697,19 @@ function writeObjectKey(shape: KeyShape | null, key: string): KeyShape | null {
   return shape;
 }
 
+/** A plain object: a record when records are on and `useRecords` accepts it, else a map. */
+function writeObject(object: Record<string, unknown>): void {
+  const predicate = context.recordsPredicate;
+  if (context.structures !== null && (predicate === null || predicate(object))) {
+    writeRecord(object);
+  } else {
+    writePlainObject(object);
+  }
+}
+
 function writePlainObject(object: Record<string, unknown>): void {
-  if (context.plainMode === ObjectMode.Map16) writeMap16Object(object);
-  else writeVariableMapObject(object);
+  if (context.variableMap) writeVariableMapObject(object);
+  else writeMap16Object(object);
 }
 
 /**
@@ -834,13 +813,6 @@ function writeNewRecordHeader(
   else writeArray(keys);
   return true;
 }
-
-function writeRecordIf(object: Record<string, unknown>): void {
-  if (context.recordsPredicate!(object)) writeRecord(object);
-  else writePlainObject(object);
-}
-
-const OBJECT_WRITERS = [writeMap16Object, writeVariableMapObject, writeRecord, writeRecordIf];
 
 // ---- class instances and extensions ------------------------------------------------------------
 
@@ -1234,7 +1206,6 @@ interface SavedState {
   safeEnd: number;
   context: EncodeContext;
   customEncoders: readonly Extension[];
-  writeObject: (object: Record<string, unknown>) => void;
   references: Map<unknown, Reference> | null;
   idsToInsert: Reference[] | null;
   bundle: Bundle | null;
@@ -1253,7 +1224,6 @@ function saveState(): SavedState {
     safeEnd,
     context,
     customEncoders,
-    writeObject,
     references,
     idsToInsert,
     bundle,
@@ -1273,7 +1243,6 @@ function restoreState(saved: SavedState): void {
     safeEnd,
     context,
     customEncoders,
-    writeObject,
     references,
     idsToInsert,
     bundle,
@@ -1370,7 +1339,6 @@ function encodeValue(
   encoding = true;
   context = ctx;
   customEncoders = ctx.extensions.encoders();
-  writeObject = OBJECT_WRITERS[ctx.objectMode];
   references = ctx.structuredClone ? new Map() : null;
   idsToInsert = null;
   bundle = ctx.bundleStrings && typeof value !== "string"
@@ -1440,7 +1408,7 @@ function finishValue(value: unknown, flags: number, output: OutputBuffer | null)
     return view;
   }
   if (largeBytes !== null) return gatherOutput(largeBytes);
-  return copyOutput(start, position);
+  return target.slice(start, position);
 }
 
 /**
@@ -1463,20 +1431,6 @@ function gatherOutput(gathered: readonly GatheredBytes[]): Bytes {
   }
   parts.push(target.subarray(from, position));
   return concatBytes(parts);
-}
-
-/**
- * Outputs from this size are copied with `new` + `set`, which V8 (Deno, Node) does faster than
- * `slice` for large buffers; JavaScriptCore is faster with `slice` at every size.
- */
-const LARGE_COPY = ON_BUN ? Infinity : 0x40000;
-
-/** The packed bytes as a new, exact-size array of their own. */
-function copyOutput(from: number, to: number): Bytes {
-  if (to - from < LARGE_COPY) return target.slice(from, to);
-  const copy = new Uint8Array(to - from);
-  copy.set(target.subarray(from, to));
-  return copy;
 }
 
 function updateOutput(output: OutputBuffer, flags: number): void {

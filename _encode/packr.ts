@@ -1,13 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import {
-  type EncodeContext,
-  ObjectMode,
-  type OutputBuffer,
-  packWith,
-  type ReusedBuffer,
-} from "./encoder.ts";
+import { type EncodeContext, type OutputBuffer, packWith, type ReusedBuffer } from "./encoder.ts";
 import { globalExtensions } from "../_core/extensions.ts";
 import type { PackrOptions, Structure } from "../_core/options.ts";
 import { StructureEncoder } from "../_records/structures.ts";
@@ -153,19 +147,12 @@ export class Packr extends Unpackr {
     // a records Packr always has a structure table, shared by its encoder and decoder sides
     const table = options.structures ?? (useRecords !== false ? [] : undefined);
     super(table === options.structures ? options : { ...options, structures: table! });
-    const plainMode = options.variableMapSize || options.coercibleKeyAsNumber || options.skipValues
-      ? ObjectMode.VariableMap
-      : ObjectMode.Map16;
     const flags = encodeFlags(options);
     this.#context = {
       owner: this,
-      objectMode: useRecords === false
-        ? plainMode
-        : typeof useRecords === "function"
-        ? ObjectMode.RecordsIf
-        : ObjectMode.Records,
       recordsPredicate: typeof useRecords === "function" ? useRecords : null,
-      plainMode,
+      variableMap:
+        !!(options.variableMapSize || options.coercibleKeyAsNumber || options.skipValues),
       structures: useRecords === false ? null : new StructureEncoder(
         options,
         table!,

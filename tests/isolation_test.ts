@@ -266,8 +266,9 @@ describe("instances inside each other's extension callbacks", () => {
   });
 
   test("a decode inside an extension, small or large, leaves the outer's floats and keys right", () => {
-    // inputs of EAGER_VIEW_MIN_INPUT bytes or more get a DataView when their decode starts,
-    // smaller ones when they meet a float: the outer decode must get its own view back
+    // inputs of EAGER_VIEW_MIN_INPUT bytes or more get a DataView when their decode starts, and
+    // these smaller ones (four floats) never make one: the outer decode must get its own view, or
+    // none, back
     const value = (tag: number, padding: number) => ({
       x: tag + 0.25,
       name: `item-${tag}`,

@@ -2,8 +2,8 @@
 // Strings decode exactly as `TextDecoder` (fatal: false, ignoreBOM: true) decodes their bytes:
 // every ill-formed sequence (overlong forms, surrogates, code points past U+10FFFF, truncated
 // sequences, stray continuation bytes) becomes U+FFFD per maximal subpart, in the JavaScript
-// decoder (`decodeUtf8`, short non-ASCII strings and keys) and through every decoder path: fixstr,
-// str8, str16, ASCII fast paths, the key cache, record keys, Map keys and string bundles.
+// decoder (`decodeUtf8`, short strings) and through every decoder path: fixstr, str8, str16,
+// `TextDecoder` for longer strings, the key cache, record keys, Map keys and string bundles.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -304,11 +304,11 @@ describe("every string path of the decoder equals TextDecoder", () => {
     }
   });
 
-  test("a large array of short strings mixed with other values, nested arrays and cache windows", () => {
+  test("a large array of short strings mixed with other values, nested arrays and cache misses", () => {
     // readStringElements keeps the read position in a local while strings hit the value cache and
     // hands it to `read` for any other element: a nested array of strings (which moves the
-    // position itself), maps, numbers, long strings; runs of unique strings end cache windows
-    // (the cache turns off and on again inside the loop). Decoded as msgpackr would: as packed.
+    // position itself), maps, numbers, long strings, cache hits and misses. Decoded as msgpackr
+    // would: as packed.
     const random = mulberry32(62);
     const value: unknown[] = ["first"];
     for (let i = 0; value.length < 600; i++) {
