@@ -152,8 +152,11 @@ async function buildNpm(): Promise<void> {
       await Deno.writeTextFile(file, text.replace(tsSpecifier, "$1$2$3.js$2"));
     } else if (file.endsWith(".js")) {
       modules++;
-      if (tsSpecifier.test(text)) throw new Error(`A .ts import is left in ${file}`);
+      // `@example` imports in JSDoc stay comments; only code lines must import `.js`
+      const code = text.split("\n").filter((line) => !/^\s*(\*|\/\/)/.test(line)).join("\n");
+      if (tsSpecifier.test(code)) throw new Error(`A .ts import is left in ${file}`);
       tsSpecifier.lastIndex = 0;
+      await Deno.writeTextFile(file, text.replace(tsSpecifier, "$1$2$3.js$2"));
     }
   }
   for (const { types, default: js } of Object.values(expectedPackageExports())) {
