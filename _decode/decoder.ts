@@ -29,8 +29,8 @@ import type { Extension, ExtensionRegistry } from "../_core/extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "../_format/float32.ts";
 import { float32At, float64At } from "../_format/float_bytes.ts";
 import { createRecordType, type RecordType, resetCompileAllowance } from "../_records/reader.ts";
-import type { KeyNode } from "../_records/shape_tree.ts";
 import {
+  type MapShape,
   mapShapes,
   markStackUse,
   MAX_SHAPED_KEYS,
@@ -147,7 +147,7 @@ let references: Map<number, Reference> | null = null;
  * Cleared when the outermost decode ends, succeeded or not, so no node of a tree renewed before
  * the next decode is ever compared (its key slots are reused).
  */
-let valueKey: KeyNode | null = null;
+let valueKey: MapShape | null = null;
 
 interface StringBundle {
   /** Strings with non-ASCII characters (referenced by `c1` + a negative or zero count). */
@@ -753,7 +753,7 @@ function readShapedMap(length: number): object {
  * `shape`), then `key` and the entries after it.
  */
 function readUnshapedRest(
-  shape: KeyNode,
+  shape: MapShape,
   base: number,
   count: number,
   key: string,

@@ -660,7 +660,21 @@ function writeVariableMapObject(object: Record<string, unknown>): void {
  * the tree instead of being encoded again. Not used while bundling strings (names may go into the
  * bundle then).
  */
-export const objectShapes: ShapeTree = new ShapeTree();
+export const objectShapes: ShapeTree<KeyShape> = new ShapeTree<KeyShape>(
+  // the encoder's own node literal, not shared with the decoder's (see `CreateNode`)
+  (id, key, parent, size, keyAt) => ({
+    id,
+    key,
+    parent,
+    size,
+    hot: null,
+    children: null,
+    keyAt,
+    keyLength: 0,
+  }),
+);
+/** A key sequence of plain objects being packed. */
+type KeyShape = KeyNode<KeyShape>;
 const keptKeyWords = objectShapes.keyWords;
 
 /**
@@ -669,7 +683,7 @@ const keptKeyWords = objectShapes.keyWords;
  * The kept bytes are copied four at a time (word layout in `_records/shape_tree.ts`); a name
  * written for the first time is kept (if it is a fixstr).
  */
-function writeObjectKey(shape: KeyNode | null, key: string): KeyNode | null {
+function writeObjectKey(shape: KeyShape | null, key: string): KeyShape | null {
   if (shape !== null) {
     const hot = shape.hot;
     shape = hot !== null && hot.key === key ? hot : objectShapes.step(shape, key);

@@ -25,10 +25,48 @@ import { type KeyNode, ShapeTree } from "./shape_tree.ts";
 /** Maps with more entries are decoded with plain stores (dictionaries, not shapes). */
 export const MAX_SHAPED_KEYS = 64;
 
-/** The decoder's tree of the key sequences of maps decoded as objects. */
-export const mapShapes: ShapeTree = new ShapeTree();
+/** A key sequence of maps decoded as objects, with what the decoder keeps for its objects. */
+export interface MapShape extends KeyNode<MapShape> {
+  /** The keys in order, made when they are first needed. */
+  names: string[] | null;
+  /** Maps that ended here, until the count at which the next builder is asked for. */
+  ends: number;
+  nextBuilderAt: number;
+  /** Builds the object from the values on the stack at `cursor`; null until it is earned. */
+  build: (() => Record<string, unknown>) | null;
+  /**
+   * The first key (a child of the root) of the map that last came as the value of this node's
+   * key, or null: a nested map's first key is predicted from it rather than from the root's
+   * `hot`, which the outer maps' first keys take (`{id, params: {orderId, …}}` would otherwise
+   * miss at the root twice per message).
+   */
+  valueHot: MapShape | null;
+}
 
-function namesOf(shape: KeyNode): string[] {
+/** Maps that end at a shape before it asks for its builder (after a refusal: 4 times later). */
+const BUILDER_AFTER_ENDS = 4;
+
+/** The decoder's tree of the key sequences of maps decoded as objects. */
+export const mapShapes: ShapeTree<MapShape> = new ShapeTree<MapShape>(
+  // the decoder's own node literal, not shared with the encoder's (see `CreateNode`)
+  (id, key, parent, size, keyAt) => ({
+    id,
+    key,
+    parent,
+    size,
+    hot: null,
+    children: null,
+    keyAt,
+    keyLength: 0,
+    names: null,
+    ends: 0,
+    nextBuilderAt: BUILDER_AFTER_ENDS,
+    build: null,
+    valueHot: null,
+  }),
+);
+
+function namesOf(shape: MapShape): string[] {
   const names = new Array<string>(shape.size);
   for (let node = shape; node.parent !== null; node = node.parent) names[node.size - 1] = node.key;
   return names;
@@ -73,7 +111,7 @@ export function releaseValueStack(): void {
  * The object of a map whose keys ended at `shape`, with its `shape.size` values on the stack
  * from `base`. `compile`: this decode allows compiled builders.
  */
-export function objectOfShape(shape: KeyNode, base: number, compile: boolean): object {
+export function objectOfShape(shape: MapShape, base: number, compile: boolean): object {
   const build = shape.build;
   if (build !== null) {
     cursor = base;
@@ -99,6 +137,6 @@ export function storeValues(
 }
 
 /** The keys of `shape`, in order, made when first needed. */
-export function shapeNames(shape: KeyNode): readonly string[] {
+export function shapeNames(shape: MapShape): readonly string[] {
   return shape.names ??= namesOf(shape);
 }

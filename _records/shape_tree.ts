@@ -20,45 +20,39 @@ import { shortWordAt, wordAt } from "../_core/bytes.ts";
 // which it makes none; a full tree is dropped `RUNS_BEFORE_RENEWAL` top-level runs (decodes or
 // packs) later and learned again.
 
-/**
- * A key sequence: the node of its last key. The encoder's and the decoder's trees have the same
- * nodes; the fields from `names` on are the decoder's, for the objects of maps that end at the
- * node (`_records/map_shapes.ts`), and the encoder leaves them as made.
- */
-export interface KeyNode {
+/** A key sequence: the node of its last key (`Node` is the codec's own node type). */
+export interface KeyNode<Node extends KeyNode<Node>> {
   /** Never reused (the pending table names nodes by id, not by reference). */
   readonly id: number;
   /** The last key of the sequence ("" at the root). */
   readonly key: string;
-  readonly parent: KeyNode | null;
+  readonly parent: Node | null;
   /** Number of keys. */
   readonly size: number;
   /** The child stepped to last: checked before `children`. */
-  hot: KeyNode | null;
+  hot: Node | null;
   /** Every child, once there are two (a single child is only `hot`). */
-  children: Map<string, KeyNode> | null;
+  children: Map<string, Node> | null;
   /** Where the key's encoded bytes start in the tree's `keyWords`. */
   readonly keyAt: number;
   /** Their length; 0 while none are kept (the key came in another encoding, or not yet). */
   keyLength: number;
-  /** The keys in order, made when they are first needed. */
-  names: string[] | null;
-  /** Maps that ended here, until the count at which the next builder is asked for. */
-  ends: number;
-  nextBuilderAt: number;
-  /** Builds the object from the values on the stack at `cursor`; null until it is earned. */
-  build: (() => Record<string, unknown>) | null;
-  /**
-   * The first key (a child of the root) of the map that last came as the value of this node's
-   * key, or null: a nested map's first key is predicted from it rather than from the root's
-   * `hot`, which the outer maps' first keys take (`{id, params: {orderId, …}}` would otherwise
-   * miss at the root twice per message).
-   */
-  valueHot: KeyNode | null;
 }
 
-/** Maps that end at a shape before it asks for its builder (after a refusal: 4 times later). */
-const BUILDER_AFTER_ENDS = 4;
+/**
+ * Makes a node with `hot` and `children` null and `keyLength` 0. Each codec writes its own
+ * object literal, so the engines give the encoder's and the decoder's nodes different hidden
+ * classes: code that reads nodes of one kind stays specialised to them. One literal shared by
+ * both would make V8's whole decoder markedly slower once the encoder had also run.
+ */
+export type CreateNode<Node> = (
+  id: number,
+  key: string,
+  parent: Node | null,
+  size: number,
+  keyAt: number,
+) => Node;
+
 /** Most nodes in a tree. */
 export const MAX_SHAPES = 4096;
 /** Top-level runs a full tree is kept before it is dropped and learned again. */
@@ -72,9 +66,9 @@ const PENDING_BITS = 10;
 const PENDING_SLOTS = 1 << PENDING_BITS;
 
 /** One tree of key sequences with the encoded bytes of its keys. */
-export class ShapeTree {
+export class ShapeTree<Node extends KeyNode<Node>> {
   /** The empty sequence, where every object starts (its `keyAt` is never read). */
-  readonly root: KeyNode;
+  readonly root: Node;
   /**
    * The encoded key of each node (header and bytes, at most 32 bytes), at its `keyAt`, as 32-bit
    * little-endian words so that it is compared or copied four bytes at a time:
@@ -89,8 +83,10 @@ export class ShapeTree {
   readonly #pendingIds = new Int32Array(PENDING_SLOTS).fill(-1);
   readonly #pendingKeys: string[] = new Array(PENDING_SLOTS).fill("");
   #pendingTurn = 0;
+  readonly #createNode: CreateNode<Node>;
 
-  constructor() {
+  constructor(createNode: CreateNode<Node>) {
+    this.#createNode = createNode;
     this.root = this.#create("", null);
   }
 
@@ -99,22 +95,14 @@ export class ShapeTree {
     return this.#count;
   }
 
-  #create(key: string, parent: KeyNode | null): KeyNode {
-    return {
-      id: nextShapeId++ & 0x3fffffff,
+  #create(key: string, parent: Node | null): Node {
+    return this.#createNode(
+      nextShapeId++ & 0x3fffffff,
       key,
       parent,
-      size: parent === null ? 0 : parent.size + 1,
-      hot: null,
-      children: null,
-      keyAt: (this.#count % MAX_SHAPES) * KEY_SLOT,
-      keyLength: 0,
-      names: null,
-      ends: 0,
-      nextBuilderAt: BUILDER_AFTER_ENDS,
-      build: null,
-      valueHot: null,
-    };
+      parent === null ? 0 : parent.size + 1,
+      (this.#count % MAX_SHAPES) * KEY_SLOT,
+    );
   }
 
   /**
@@ -123,7 +111,7 @@ export class ShapeTree {
    * is not the `hot` child's: the codecs test that first, inline, so the common step costs no
    * call.
    */
-  step(shape: KeyNode, key: string): KeyNode | null {
+  step(shape: Node, key: string): Node | null {
     const hot = shape.hot;
     let child = hot === null ? undefined : shape.children?.get(key);
     if (child === undefined) {
@@ -147,7 +135,7 @@ export class ShapeTree {
    * Keeps `encoded[start, end)`, the encoded key of `shape`, as its key bytes when it is a fixstr
    * (at most 32 bytes: one slot); a key in another encoding is not kept.
    */
-  keepKey(shape: KeyNode, encoded: Uint8Array, start: number, end: number): void {
+  keepKey(shape: Node, encoded: Uint8Array, start: number, end: number): void {
     const header = encoded[start];
     if (header < 0xa0 || header >= 0xc0) return;
     const words = this.keyWords;
@@ -210,8 +198,8 @@ export class ShapeTree {
   }
 
   /** The node of a key sequence, if the tree has it (for tests). */
-  find(keys: readonly string[]): KeyNode | undefined {
-    let shape: KeyNode | undefined = this.root;
+  find(keys: readonly string[]): Node | undefined {
+    let shape: Node | undefined = this.root;
     for (const key of keys) {
       shape = shape.hot?.key === key ? shape.hot : shape.children?.get(key);
       if (shape === undefined) return undefined;
