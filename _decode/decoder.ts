@@ -117,9 +117,9 @@ let position = 0;
 /** `true` from `begin` to `finish`; a decode that starts meanwhile runs in `withSavedState`. */
 let decoding = false;
 /**
- * A DataView of `src`: made when the decode starts for an input of
- * {@linkcode EAGER_VIEW_MIN_INPUT} bytes or more, else when first needed (`view ?? makeView()`);
- * null until then, and between decodes. Each reader tests it first: without a view it reads the
+ * A DataView of `src`: the one kept by a previous decode of the same array (see `keptView`), else
+ * one made when the decode starts for an input of {@linkcode EAGER_VIEW_MIN_INPUT} bytes or more,
+ * else one made when first needed (`view ?? makeView()`); null until then, and between decodes. Each reader tests it first: without a view it reads the
  * bytes themselves, or makes the view.
  */
 let view: DataView | null = null;
@@ -221,9 +221,40 @@ function invalid(message: string, offset: number): DecodeError {
 const FLOATS_BEFORE_VIEW = 6;
 let floatsBeforeView = FLOATS_BEFORE_VIEW;
 
-/** Makes `view` (callers test `view` first: an inline null check costs less than this call). */
+/**
+ * Makes `view` (callers test `view` first: an inline null check costs less than this call), and
+ * keeps it for the next decode of the same array when its buffer is small enough.
+ */
 function makeView(): DataView {
-  return view = new DataView(src.buffer, src.byteOffset, src.byteLength);
+  view = new DataView(src.buffer, src.byteOffset, src.byteLength);
+  if (src.buffer.byteLength <= KEPT_VIEW_MAX_BUFFER) {
+    keptViewInput = src;
+    keptViewLength = src.byteLength;
+    keptView = view;
+  }
+  return view;
+}
+
+/**
+ * The view made for the last input whose buffer has at most KEPT_VIEW_MAX_BUFFER bytes, with that
+ * input and its length, kept for the next decode of the same array: an input array that is filled
+ * and decoded again and again (one buffer that each read is copied into, as msgpackr recommends)
+ * makes its view once. The length is compared too: an array over a buffer that was detached or
+ * resized in between has another length (a detached one has 0). The kept input stays referenced
+ * until another one replaces it or `clearSource` forgets it.
+ * Chosen by measurement: npm run bench:paired:bun (unicode text, sample-large.json).
+ */
+let keptViewInput: Uint8Array | null = null;
+let keptViewLength = 0;
+let keptView: DataView | null = null;
+/** Largest buffer whose input's view is kept (so at most this much is kept alive by it). */
+const KEPT_VIEW_MAX_BUFFER = 0x10000;
+
+/** Forgets the kept view and its input, so the input can be collected (msgpackr's `clearSource`). */
+export function forgetLastSource(): void {
+  keptViewInput = null;
+  keptViewLength = 0;
+  keptView = null;
 }
 
 // ---- the reader --------------------------------------------------------------------------------
@@ -1316,8 +1347,8 @@ function readBundledString(): string {
  * Module-level variables that need no saving, because a nested decode leaves them valid for the
  * outer one: `floatsBeforeView` (it only decides when the outer decode makes its view),
  * `valueKey` (a prediction: the key's bytes are compared anyway), `stackTop` (maps take and give
- * back slots in nesting order, and the slots above it are free), and the Latin-1 window and the
- * UTF-8 batch (of one input: every decode closes them when it starts and when it ends, and the
+ * back slots in nesting order, and the slots above it are free), the kept view (kept across
+ * decodes by design; `view` itself is saved), and the Latin-1 window and the UTF-8 batch (of one input: every decode closes them when it starts and when it ends, and the
  * outer one reopens them from its own input).
  */
 interface SavedState {
@@ -1400,7 +1431,8 @@ function withSavedState<T>(action: () => T): T {
 
 function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number): void {
   src = bytes;
-  if (end - start < EAGER_VIEW_MIN_INPUT) view = null;
+  if (bytes === keptViewInput && bytes.byteLength === keptViewLength) view = keptView;
+  else if (end - start < EAGER_VIEW_MIN_INPUT) view = null;
   else makeView();
   floatsBeforeView = FLOATS_BEFORE_VIEW;
   srcEnd = end;
@@ -1424,7 +1456,7 @@ function finish(): void {
   decoding = false;
   references = null;
   bundle = null;
-  // let the input be collected
+  // let the input be collected (but for the kept view's input: see keptViewInput)
   src = EMPTY;
   view = null;
   closeLatin1Window();

@@ -7,6 +7,7 @@ import {
   type DecodeFlags,
   decodeMany,
   decodeOne,
+  forgetLastSource,
   type Int64Mode,
 } from "./decoder.ts";
 import { type Extension, ExtensionRegistry, globalExtensions } from "../_core/extensions.ts";
@@ -530,9 +531,9 @@ defineOptionAccessors(
 );
 
 /**
- * msgpackr's `clearSource`, which forgets the last input its decoder holds. This decoder holds no
- * input once a decode has returned, so there is nothing to forget: it does nothing, for code
- * written for msgpackr.
+ * Forgets the last input the decoder still holds a reference to (the array whose DataView it keeps
+ * for a next decode of the same array), so that it can be collected, as msgpackr's `clearSource`.
+ * Decoding never needs it: call it when a large input decoded last should not stay alive.
  *
  * @example Usage
  * ```ts
@@ -544,7 +545,9 @@ defineOptionAccessors(
  * assert.equal(unpack(new Uint8Array([0xa1, 0x62])), "b");
  * ```
  */
-export function clearSource(): void {}
+export function clearSource(): void {
+  forgetLastSource();
+}
 
 /**
  * Alias of {@linkcode Unpackr} (the same class).

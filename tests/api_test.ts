@@ -540,7 +540,7 @@ describe("input types", () => {
 
   /**
    * Decodes each of `values` from one length-tracking array over a resizable buffer, resized to
-   * fit each in turn: the same array object, another length.
+   * fit each in turn: the same array object, another length (a kept view must not be reused).
    */
   function decodeThroughResizes(values: unknown[]): void {
     const resizable = new ArrayBuffer(pack(values[0]).length, { maxByteLength: 4096 });
@@ -561,7 +561,7 @@ describe("input types", () => {
     return detached;
   }
 
-  test("an input array decoded again reads its bytes as they are now", () => {
+  test("an input array decoded again reads its bytes as they are now (its view is kept)", () => {
     // a large input (over 512 bytes): long strings and floats
     const valueOf = (letter: string, length: number, n: number) => ({
       text: letter.repeat(length),
@@ -586,9 +586,9 @@ describe("input types", () => {
     assert.deepEqual(unpack(pack(b)), b);
   });
 
-  test("a small input array decoded again reads its bytes as they are now", () => {
-    // under 512 bytes: each decode reads its first six floats from the bytes and makes a view at
-    // its seventh (the value cache's words and the ASCII tests then read through it)
+  test("a small input array decoded again reuses its view and reads its bytes as they are now", () => {
+    // under 512 bytes: the first decode makes a view at its seventh float, and later decodes of
+    // the same array start with that view (floats and the value cache's words read through it)
     const valueOf = (letter: string, n: number) => ({
       floats: Array.from({ length: 10 }, (_, i) => n + i / 7),
       medium: `${letter.repeat(20)} ${n}`,
@@ -607,7 +607,7 @@ describe("input types", () => {
     assert.deepEqual(unpack(input), b);
     assert.deepEqual(unpack(input.subarray(0)), b, "another array over the same bytes");
 
-    // the same array over a resizable buffer, shorter now
+    // the same array over a resizable buffer, shorter now: its old view would read past its end
     decodeThroughResizes([a, valueOf("c", 3)]);
     decodeThenDetach(a);
   });
