@@ -24,8 +24,8 @@
  * `--allow-net` and reading files `--allow-read`. `--help` lists the options.
  *
  * `decode` and `fetch` print, by default, the JSON the sending service would print: a map with
- * string keys is an object, integers have all their digits (`5000000000`,
- * `18446744073709551615`), floats stay floats (`1.0`), `nil` is `null`, records are objects.
+ * string keys is an object, integers have all their digits (5000000000,
+ * 18446744073709551615), floats stay floats (`1.0`), `nil` is `null`, records are objects.
  * What JSON cannot show is a tag object `{"$msgpack": NAME, ...}`: `bin` and `ext` (base64),
  * `timestamp` (ISO text to the nanosecond), `map` with `entries` (keys that are not all strings,
  * or repeat), `float64` / `float32` with `"NaN"`, `"Infinity"` or `"-Infinity"`, `undefined`,
