@@ -256,29 +256,8 @@ function* decodeSync<T>(
   options: UnpackrStreamOptions,
 ): Generator<T, void, undefined> {
   const decoder = new ChunkDecoder(options);
-  const values: unknown[] = [];
-  let failure: unknown;
-  let failed = false;
-  for (const chunk of source) {
-    try {
-      decoder.push(chunkBytes(chunk), values);
-    } catch (error) {
-      failed = true;
-      failure = error;
-    }
-    for (let i = 0; i < values.length; i++) yield values[i] as T;
-    values.length = 0;
-    if (failed) throw failure;
-  }
-  try {
-    decoder.end(values);
-  } catch (error) {
-    failed = true;
-    failure = error;
-  }
-  for (let i = 0; i < values.length; i++) yield values[i] as T;
-  values.length = 0;
-  if (failed) throw failure;
+  for (const chunk of source) yield* valuesOf<T>(decoder, chunk, false);
+  yield* valuesOf<T>(decoder, undefined, true);
 }
 
 async function* decodeAsync<T>(
@@ -286,29 +265,31 @@ async function* decodeAsync<T>(
   options: UnpackrStreamOptions,
 ): AsyncGenerator<T, void, undefined> {
   const decoder = new ChunkDecoder(options);
-  const values: unknown[] = [];
   const chunks = { [Symbol.asyncIterator]: () => asyncIteratorOf(source) };
+  for await (const chunk of chunks) yield* valuesOf<T>(decoder, chunk, false);
+  yield* valuesOf<T>(decoder, undefined, true);
+}
+
+/**
+ * The values that `chunk` completes (or, when `end`, that the end of the input completes), then
+ * the decode error if there was one: every value before a failing one is delivered first.
+ */
+function* valuesOf<T>(
+  decoder: ChunkDecoder,
+  chunk: MessagePackSource | undefined,
+  end: boolean,
+): Generator<T, void, undefined> {
+  const values: unknown[] = [];
   let failure: unknown;
   let failed = false;
-  for await (const chunk of chunks) {
-    try {
-      decoder.push(chunkBytes(chunk), values);
-    } catch (error) {
-      failed = true;
-      failure = error;
-    }
-    for (let i = 0; i < values.length; i++) yield values[i] as T;
-    values.length = 0;
-    if (failed) throw failure;
-  }
   try {
-    decoder.end(values);
+    if (end) decoder.end(values);
+    else decoder.push(chunkBytes(chunk as MessagePackSource), values);
   } catch (error) {
     failed = true;
     failure = error;
   }
   for (let i = 0; i < values.length; i++) yield values[i] as T;
-  values.length = 0;
   if (failed) throw failure;
 }
 
