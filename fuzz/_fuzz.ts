@@ -18,6 +18,7 @@ import {
   Unpackr,
 } from "../mod.ts";
 import { concatBytes } from "../_core/bytes.ts";
+import { objectOf } from "./_shaped.ts";
 import { ChunkDecoder } from "../_stream/chunk_decoder.ts";
 import { UnpackrStream } from "../stream.ts";
 
@@ -846,20 +847,6 @@ export function expectedDecoded(
   for (const [key, item] of entries) {
     Object.defineProperty(object, propertyName(key), {
       value: recurse(item),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return object;
-}
-
-/** An object with these entries as own properties (a `__proto__` key included, as JSON.parse). */
-function objectOf(entries: readonly [string, unknown][]): Record<string, unknown> {
-  const object: Record<string, unknown> = {};
-  for (const [key, item] of entries) {
-    Object.defineProperty(object, key, {
-      value: item,
       enumerable: true,
       writable: true,
       configurable: true,

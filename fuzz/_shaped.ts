@@ -64,8 +64,8 @@ export function shapePool(random: () => number, count: number): string[][] {
   });
 }
 
-/** An object with these entries as own properties (a `__proto__` key included). */
-function objectOf(entries: readonly [string, unknown][]): Record<string, unknown> {
+/** An object with these entries as own properties (a `__proto__` key included, as JSON.parse). */
+export function objectOf(entries: readonly [string, unknown][]): Record<string, unknown> {
   const object: Record<string, unknown> = {};
   for (const [key, item] of entries) {
     Object.defineProperty(object, key, {
