@@ -113,22 +113,31 @@ function* encodeSync(
 ): Generator<Uint8Array<ArrayBuffer>, void, undefined> {
   const encoder = new ChunkEncoder(options);
   const chunks: Uint8Array<ArrayBuffer>[] = [];
-  for (const value of source) {
-    try {
-      encoder.write(value, chunks);
-    } catch (error) {
-      // the values before the bad one are still sent
-      const pending = encoder.take();
-      if (pending !== null) yield pending;
-      throw error;
-    }
-    if (chunks.length > 0) {
-      for (let i = 0; i < chunks.length; i++) yield chunks[i];
-      chunks.length = 0;
-    }
-  }
+  for (const value of source) yield* chunksOf(encoder, value, chunks);
   const rest = encoder.take();
   if (rest !== null) yield rest;
+}
+
+/**
+ * The chunks that writing `value` completes (`chunks` is scratch space, left empty). A value that
+ * cannot be written gives the pending bytes of the values before it, then its error: the values
+ * before the bad one are still sent.
+ */
+function* chunksOf(
+  encoder: ChunkEncoder,
+  value: unknown,
+  chunks: Uint8Array<ArrayBuffer>[],
+): Generator<Uint8Array<ArrayBuffer>, void, undefined> {
+  try {
+    encoder.write(value, chunks);
+  } catch (error) {
+    chunks.length = 0;
+    const pending = encoder.take();
+    if (pending !== null) yield pending;
+    throw error;
+  }
+  for (let i = 0; i < chunks.length; i++) yield chunks[i];
+  chunks.length = 0;
 }
 
 async function* encodeAsync(
@@ -157,17 +166,7 @@ async function* encodeAsync(
         step = await next;
       }
       if (step.done) break;
-      try {
-        encoder.write(step.value, chunks);
-      } catch (error) {
-        const pending = encoder.take();
-        if (pending !== null) yield pending;
-        throw error;
-      }
-      if (chunks.length > 0) {
-        for (let i = 0; i < chunks.length; i++) yield chunks[i];
-        chunks.length = 0;
-      }
+      yield* chunksOf(encoder, step.value, chunks);
     }
     done = true;
   } finally {
