@@ -3,11 +3,11 @@
 
 // Items read by `_cli/wire.ts` as tagged JSON: the exact form of `decode --exact` and
 // `fetch --exact` (the default form is `_cli/plain_json.ts`, with the same tag names where the
-// meaning is the same). Plain JSON is used where it says everything: what `Packr` writes for that JSON value is exactly the bytes that were
-// read (in records mode or not: an object is a record or a map16, an integer 64..127 is `40`
-// or `cc 40`). Everything else becomes a tag object, `{"$msgpack": NAME, ...}`, that the writer
-// (`_cli/writer.ts`) turns back into the same bytes. The tags are listed in the README
-// ("Command line"); the rules of thumb:
+// meaning is the same). Plain JSON is used where it says everything: what `Packr` writes for that
+// JSON value is exactly the bytes that were read (in records mode or not: an object is a record or
+// a map16, an integer 64..127 is `40` or `cc 40`). Everything else becomes a tag object,
+// `{"$msgpack": NAME, ...}`, that the writer (`_cli/writer.ts`) turns back into the same bytes. The
+// tags are listed in the README ("Command line"); the rules of thumb:
 //
 // - values JSON has no type for: bigint, bin, date / timestamp, undefined, c1, Map (maps that
 //   are not map16 objects, or have non-string keys), Set / Error / RegExp / typed arrays

@@ -119,8 +119,8 @@ let decoding = false;
 /**
  * A DataView of `src`: the one kept by a previous decode of the same array (see `keptView`), else
  * one made when the decode starts for an input of {@linkcode EAGER_VIEW_MIN_INPUT} bytes or more,
- * else one made when first needed (`view ?? makeView()`); null until then, and between decodes. Each reader tests it first: without a view it reads the
- * bytes themselves, or makes the view.
+ * else one made when first needed (`view ?? makeView()`); null until then, and between decodes.
+ * Each reader tests it first: without a view it reads the bytes themselves, or makes the view.
  */
 let view: DataView | null = null;
 let context: DecodeContext;
@@ -250,7 +250,7 @@ let keptView: DataView | null = null;
 /** Largest buffer whose input's view is kept (so at most this much is kept alive by it). */
 const KEPT_VIEW_MAX_BUFFER = 0x10000;
 
-/** Forgets the kept view and its input, so the input can be collected (msgpackr's `clearSource`). */
+/** Forgets the kept view and its input, so that can be collected (msgpackr's `clearSource`). */
 export function forgetLastSource(): void {
   keptViewInput = null;
   keptViewLength = 0;
@@ -1348,8 +1348,9 @@ function readBundledString(): string {
  * outer one: `floatsBeforeView` (it only decides when the outer decode makes its view),
  * `valueKey` (a prediction: the key's bytes are compared anyway), `stackTop` (maps take and give
  * back slots in nesting order, and the slots above it are free), the kept view (kept across
- * decodes by design; `view` itself is saved), and the Latin-1 window and the UTF-8 batch (of one input: every decode closes them when it starts and when it ends, and the
- * outer one reopens them from its own input).
+ * decodes by design; `view` itself is saved), and the Latin-1 window and the UTF-8 batch (of one
+ * input: every decode closes them when it starts and when it ends, and the outer one reopens them
+ * from its own input).
  */
 interface SavedState {
   src: Uint8Array;

@@ -9,7 +9,8 @@ export const ARRAY_BUFFER_CODE = 0x10;
 /** Code byte 0x11: a DataView. */
 export const DATA_VIEW_CODE = 0x11;
 
-type TypedArrayConstructor =
+/** A constructor of one of the typed array classes of the extension. */
+export type TypedArrayConstructor =
   | Int8ArrayConstructor
   | Uint8ArrayConstructor
   | Uint8ClampedArrayConstructor
@@ -23,7 +24,7 @@ type TypedArrayConstructor =
   | BigUint64ArrayConstructor;
 
 /** Typed array classes by code byte 0..10, in msgpackr's order. */
-const TYPED_ARRAYS: TypedArrayConstructor[] = [
+export const TYPED_ARRAYS: readonly TypedArrayConstructor[] = [
   Int8Array,
   Uint8Array,
   Uint8ClampedArray,

@@ -24,26 +24,19 @@
  * runs this script on each runtime that way and writes bench/RESULTS.md from what it prints.
  */
 
-import { pairedSlices } from "./_measure.ts";
+import { pairedSlices, type PairedTimes } from "./_measure.ts";
 import { codecNamed, msgpackrNative, type Prepared } from "./_codecs.ts";
 import { payloads } from "./_payloads.ts";
 import { ARGS, option, RUNTIME } from "./_runtime.ts";
 
 /** One comparison of one payload and operation: ours against a rival. */
-export interface PairedCell {
+export interface PairedCell extends PairedTimes {
   payload: string;
   /** Our codec: "ours" or "ours records". */
   mine: string;
   /** The rival codec: "msgpackr", "msgpackr records" or "JSON". */
   rival: string;
   operation: "pack" | "unpack";
-  /** Quartiles and median of the pairs' ratios, rival time / our time (above 1: ours is faster). */
-  low: number;
-  median: number;
-  high: number;
-  /** Median nanoseconds per call of ours and of the rival over their measured slices. */
-  oursNs: number;
-  rivalNs: number;
 }
 
 /** What `paired.ts --json` prints: the runtime, how it measured, and every cell. */

@@ -18,6 +18,7 @@ import {
   Unpackr,
 } from "../mod.ts";
 import { concatBytes } from "../_core/bytes.ts";
+import { TYPED_ARRAYS } from "../_format/typed_array_ext.ts";
 import { objectOf } from "./_shaped.ts";
 import { ChunkDecoder } from "../_stream/chunk_decoder.ts";
 import { UnpackrStream } from "../stream.ts";
@@ -209,19 +210,7 @@ const ALLOWED_PROTOTYPES = new Set<object | null>([
   ArrayBuffer.prototype,
   DataView.prototype,
   C1Type.prototype,
-  ...[
-    Int8Array,
-    Uint8Array,
-    Uint8ClampedArray,
-    Int16Array,
-    Uint16Array,
-    Int32Array,
-    Uint32Array,
-    Float32Array,
-    Float64Array,
-    BigInt64Array,
-    BigUint64Array,
-  ].map((type) => type.prototype),
+  ...TYPED_ARRAYS.map((type) => type.prototype),
 ]);
 if (typeof AggregateError === "function") ALLOWED_PROTOTYPES.add(AggregateError.prototype);
 

@@ -5,8 +5,8 @@
 // structures and (with more than 32 shapes) two-byte ids all occur. The scalars cover every
 // MessagePack type msgpackr writes the same way as we do (see README "Differences from msgpackr":
 // non-byte typed arrays without moreTypes, DataViews, Map subclasses, bundles over 64 KiB and,
-// with moreTypes, Uint8Arrays that are not Buffers are left out, as are values whose decoding differs on purpose: a leading BOM in a string over 64
-// bytes, AggregateError).
+// with moreTypes, Uint8Arrays that are not Buffers are left out, as are values whose decoding
+// differs on purpose: a leading BOM in a string over 64 bytes, AggregateError).
 //
 // The generator takes the C1 object to use: msgpackr writes 0xc1 only for its own C1 (an
 // `instanceof` check), so a value meant for both encoders is built twice from the same seed, once

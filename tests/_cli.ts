@@ -6,19 +6,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { concatBytes } from "../_core/bytes.ts";
+import { collect, type Run } from "./_process.ts";
 import { isDeno } from "./_util.ts";
 
 /** The repository root. */
 export const ROOT: string = fileURLToPath(new URL("../", import.meta.url));
 const CLI = join(ROOT, "cli.ts");
-
-/** What a run of the program gave. */
-export interface Run {
-  code: number;
-  stdout: Uint8Array;
-  stderr: string;
-}
 
 /**
  * Starts `msgpackr args…` with the runtime running the tests: `deno run PERMISSIONS cli.ts` (all
@@ -32,24 +25,6 @@ export function spawnCli(
   return spawn(process.execPath, [...runtimeArgs, ...args], {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: "1" },
-  });
-}
-
-/** Waits for a started program to end, collecting its output. */
-export function collect(child: ChildProcess): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const stdout: Uint8Array[] = [];
-    const stderr: Uint8Array[] = [];
-    child.stdout!.on("data", (chunk: Uint8Array) => stdout.push(chunk));
-    child.stderr!.on("data", (chunk: Uint8Array) => stderr.push(chunk));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      resolve({
-        code: code ?? -1,
-        stdout: new Uint8Array(concatBytes(stdout)),
-        stderr: new TextDecoder().decode(concatBytes(stderr)),
-      });
-    });
   });
 }
 

@@ -1,9 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // Helpers of the HTTP tests: a server on 127.0.0.1 with the runtime's own API (`Deno.serve` under
-// Deno, `Bun.serve` under Bun), and subprocesses whose output is collected.
+// Deno, `Bun.serve` under Bun), the negotiation table and waiting helpers.
 
-import { spawn } from "node:child_process";
-import process from "node:process";
 import { ACCEPT_MSGPACK } from "../http.ts";
 
 /** A server listening on 127.0.0.1. */
@@ -36,87 +34,6 @@ export function serve(handler: (request: Request) => Response | Promise<Response
   }
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
   return { url: `http://127.0.0.1:${server.addr.port}/`, close: () => server.shutdown() };
-}
-
-/** What a finished subprocess left. */
-export interface Output {
-  code: number;
-  stdout: Uint8Array;
-  stderr: string;
-}
-
-/** Runs a command to its end, collecting its output; `input` goes to its stdin. */
-export function run(
-  command: string,
-  args: readonly string[],
-  input?: string | Uint8Array,
-): Promise<Output> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, NO_COLOR: "1" } });
-    const stdout: Uint8Array[] = [];
-    const stderr: Uint8Array[] = [];
-    child.stdout!.on("data", (chunk: Uint8Array) => stdout.push(chunk));
-    child.stderr!.on("data", (chunk: Uint8Array) => stderr.push(chunk));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      resolve({
-        code: code ?? -1,
-        stdout: concat(stdout),
-        stderr: new TextDecoder().decode(concat(stderr)),
-      });
-    });
-    child.stdin!.end(input ?? "");
-  });
-}
-
-/** A subprocess that printed its URL as its first line of output, and keeps running. */
-export interface Process {
-  url: string;
-  /** Ends it (SIGTERM) and waits for it to exit. */
-  stop(): Promise<void>;
-  /** What it wrote to stderr so far. */
-  stderr(): string;
-}
-
-/** Starts a command that prints the URL it serves on its first stdout line. */
-export function start(command: string, args: readonly string[]): Promise<Process> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, NO_COLOR: "1" } });
-    let stdout = "";
-    let stderr = "";
-    let started = false;
-    const exited = new Promise<void>((done) => child.on("close", () => done()));
-    child.stderr!.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
-    child.stdout!.on("data", (chunk: Uint8Array) => {
-      stdout += new TextDecoder().decode(chunk);
-      const end = stdout.indexOf("\n");
-      if (!started && end !== -1) {
-        started = true;
-        resolve({
-          url: stdout.slice(0, end).trim(),
-          stop: async () => {
-            child.kill("SIGTERM");
-            await exited;
-          },
-          stderr: () => stderr,
-        });
-      }
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (!started) reject(new Error(`${command} exited with ${code} before listening: ${stderr}`));
-    });
-  });
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
 }
 
 /** Resolves after `ms` milliseconds. */

@@ -8,7 +8,6 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -18,31 +17,21 @@ import { type CliIO, decodeToJson, main } from "../cli.ts";
 import { concatBytes } from "../_core/bytes.ts";
 import { JsonValueStream } from "../_cli/value_stream.ts";
 import { PlainConverter } from "../_cli/plain_json.ts";
-import { collect, ROOT, runCli, spawnCli, text } from "./_cli.ts";
+import { ROOT, runCli, spawnCli, text } from "./_cli.ts";
+import { collect, type Process, start } from "./_process.ts";
 import { fromHex, hex, isDeno } from "./_util.ts";
 
-let server: ChildProcess;
+let server: Process;
 let base = "";
 const temp = mkdtempSync(join(tmpdir(), "msgpackr-fetch-"));
 
 before(async () => {
-  server = spawn("node", [join(ROOT, "tests", "cli", "server.mjs")], { cwd: ROOT });
-  const port = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    server.stdout!.on("data", (chunk: Uint8Array) => {
-      out += new TextDecoder().decode(chunk);
-      if (out.includes("\n")) resolve(out.trim());
-    });
-    server.stderr!.on("data", (chunk: Uint8Array) => {
-      reject(new Error(`the test server failed: ${new TextDecoder().decode(chunk)}`));
-    });
-    server.on("error", reject);
-  });
-  base = `http://127.0.0.1:${port}`;
+  server = await start("node", [join(ROOT, "tests", "cli", "server.mjs")]);
+  base = server.url;
 });
 
-after(() => {
-  server.kill();
+after(async () => {
+  await server.stop();
   rmSync(temp, { recursive: true, force: true });
 });
 

@@ -19,7 +19,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +27,7 @@ import { Packr, Unpackr } from "../mod.ts";
 import { decodeToJson, encodeFromJson } from "../cli.ts";
 import { concatBytes } from "../_core/bytes.ts";
 import { ROOT, runCli, text } from "./_cli.ts";
+import { run } from "./_process.ts";
 import { hex } from "./_util.ts";
 
 const PYTHON = "/usr/bin/python3";
@@ -269,19 +270,12 @@ describe("Python's msgpack as the producer", () => {
       lines.push(JSON.stringify({ name: entry.name, msgpack: base64Text(packr.pack(value)) }));
       checked++;
     });
-    const report = await new Promise<{ code: number; out: string }>((resolve, reject) => {
-      const child = spawn(PYTHON, [SCRIPT, "check"]);
-      let out = "";
-      child.stdout.on("data", (chunk: Uint8Array) => out += new TextDecoder().decode(chunk));
-      child.stderr.on("data", (chunk: Uint8Array) => out += new TextDecoder().decode(chunk));
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code: code ?? -1, out }));
-      child.stdin.end(lines.join("\n") + "\n");
-    });
-    const failures = report.out.split("\n").filter((line) => !line.startsWith("ok ") && line);
+    const report = await run(PYTHON, [SCRIPT, "check"], lines.join("\n") + "\n");
+    const out = `${new TextDecoder().decode(report.stdout)}\n${report.stderr}`;
+    const failures = out.split("\n").filter((line) => !line.startsWith("ok ") && line);
     assert.deepEqual(failures, []);
     assert.equal(report.code, 0);
-    assert.equal(report.out.split("\n").filter((line) => line.startsWith("ok ")).length, checked);
+    assert.equal(out.split("\n").filter((line) => line.startsWith("ok ")).length, checked);
     assert.ok(checked > 90, `${checked} payloads`);
   });
 });

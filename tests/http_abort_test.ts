@@ -10,7 +10,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
 import { fetchValue, fetchValues } from "../http.ts";
-import { type Process, start } from "./_http.ts";
+import { type Process, start } from "./_process.ts";
 import { isDeno } from "./_util.ts";
 
 const SERVER = new URL("./http/abort_server.ts", import.meta.url).pathname;

@@ -21,7 +21,8 @@ import {
   type RespondInit,
 } from "../http.ts";
 import { pack, unpack, unpackMultiple, UnpackrStream } from "../mod.ts";
-import { NEGOTIATION_TABLE, run, serve, type Server, start, waitFor } from "./_http.ts";
+import { NEGOTIATION_TABLE, serve, type Server, waitFor } from "./_http.ts";
+import { run, start } from "./_process.ts";
 
 const VALUE: unknown = JSON.parse(
   readFileSync(new URL("./http/value.json", import.meta.url), "utf8"),

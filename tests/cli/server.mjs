@@ -1,7 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // A service for tests/cli_fetch_test.ts, written with Node's http module and npm's msgpackr
 // (not this library). Run with `node tests/cli/server.mjs`: it listens on 127.0.0.1 on a free
-// port and prints the port on its first line of output.
+// port and prints its URL (`http://127.0.0.1:PORT`, no trailing slash) on its first line of output.
 //
 //   GET /value        200, application/msgpack: one value
 //   GET /json         200, application/json: a JSON text, spacing kept
@@ -105,5 +105,5 @@ const server = createServer((request, response) => {
 });
 
 server.listen(0, "127.0.0.1", () => {
-  console.log(server.address().port);
+  console.log(`http://127.0.0.1:${server.address().port}`);
 });
