@@ -19,6 +19,8 @@
  * @module
  */
 
+import "./_records/pool.ts";
+
 export * from "./_encode/exports.ts";
 export * from "./_decode/exports.ts";
 export * from "./_stream/exports.ts";

@@ -1,14 +1,13 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { plans, RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "./builders.ts";
-
 // Readers for records (docs/wire-format.md, "Records"; how readers are chosen and compiled:
-// docs/architecture.md). Every record type starts on the interpreted reader, which builds objects
-// with store code that no other shape uses (`_records/builders.ts`). The default build installs a
-// compiler (`_records/compiler.ts`) that turns a shape read often into a reader returning an
-// object literal; this module never builds code itself, so the no-eval build, which does not
-// install a compiler, contains no code generation at all.
+// docs/architecture.md). Every record type starts on the interpreted reader, a loop of stores.
+// A shape read often earns a faster builder from the one source its build installs: the default
+// build installs a compiler (`_records/compiler.ts`) that turns the shape into a reader returning
+// an object literal; the no-eval build installs the pool of written-out builders
+// (`_records/pool.ts`). This module never builds code itself and never imports either, so each
+// build ships only its own source, and the no-eval build contains no code generation at all.
 
 /** Reads the field values of one record at the decoder's position and returns the object. */
 export type RecordBodyReader = () => object;
@@ -45,7 +44,7 @@ export interface RecordType {
 
 /** Reads before a shape is compiled: the defining read plus two more, as msgpackr. */
 const COMPILE_AFTER_READS = 3;
-/** Reads of a type (without a compiler) from which it uses its shape's pooled builder. */
+/** Reads of a type (on the interpreted reader) from which it uses its shape's pooled builder. */
 const POOL_AFTER_READS = 2;
 /**
  * Most shapes compiled during one top-level decode. Compiling a shape costs far more than
@@ -55,7 +54,17 @@ const POOL_AFTER_READS = 2;
  */
 const MAX_COMPILES_PER_DECODE = 32;
 
+/**
+ * Hands a shape its builder from the no-eval pool, reading each value with `read`; `null` once
+ * the pool is spent. Installed by `_records/pool.ts`.
+ */
+export type BuilderPool = (
+  names: readonly string[],
+  read: () => unknown,
+) => (() => Record<string, unknown>) | null;
+
 let compiler: RecordReaderCompiler | null = null;
+let pool: BuilderPool | null = null;
 let compilesLeft = MAX_COMPILES_PER_DECODE;
 
 /** Gives the next top-level decode its compile allowance. */
@@ -75,6 +84,11 @@ export function installRecordReaderCompiler(recordReaderCompiler: RecordReaderCo
   compiler = recordReaderCompiler;
 }
 
+/** Installs the pool of written-out builders (no-eval build only). */
+export function installBuilderPool(builderPool: BuilderPool): void {
+  pool = builderPool;
+}
+
 /**
  * Property names for a structure's keys: `__proto__` becomes `__proto_` (msgpackr's documented
  * rule; docs/wire-format.md, "__proto__"), so a record can never replace an object's prototype.
@@ -83,45 +97,7 @@ function toPropertyNames(keys: readonly string[]): string[] {
   return keys.map((key) => key === "__proto__" ? "__proto_" : key);
 }
 
-/**
- * Builders handed out so far, by value reader (the decoder's `read` for records, the map value
- * stack's for plain maps) and shape (`JSON.stringify` of the property names): every record type
- * of a shape, in any decoder, uses the same builder, so its caches keep seeing one shape.
- * Bounded by the pools: once they are spent, new shapes use the loop and are not kept.
- */
-const buildersByShape = new Map<() => unknown, Map<string, () => Record<string, unknown>>>();
-let pooledShapes = 0;
-let nextFreeBuilder = 0;
-let nextFreeChunk = 0;
-
-/** Shapes that have a builder of their own (for tests: the pools are spent at 64). */
-export function pooledShapeCount(): number {
-  return pooledShapes;
-}
-
-/**
- * The engine's own copy of a property name, for the names a pooled builder stores (made once per
- * builder: internalizing a name costs more than a store). Names decoded from an inline definition
- * are fresh strings; a keyed store with one makes V8 look it up in its table of property names on
- * every store, while the string an object's key list hands back is that table's entry. This
- * speeds V8 up on shapes first met inline; JavaScriptCore neither gains nor loses.
- */
-function internalized(name: string): string {
-  return Object.keys({ [name]: 0 })[0];
-}
-
-/**
- * Most properties of a shape whose pooled builder starts its objects from `{}`; larger shapes start
- * from a copy of a template that has every property. V8 turns an object that gains 20 or so
- * properties by keyed stores into a slow dictionary (16 leaves a margin), while a copy of a
- * template made by JSON.parse has them all at once, in the object itself, as a literal would.
- * Smaller shapes start from `{}`, because there the copy costs more than the stores that grow the
- * object (on JavaScriptCore it is a call into the runtime).
- * Chosen by measurement: deno run -A bench/object_building.ts / bun bench/object_building.ts.
- */
-export const MOST_PROPERTIES_WITHOUT_TEMPLATE = 16;
-
-/** Builds with a plain loop: for shapes that came after the pools ran out. */
+/** Builds with a plain loop: until a shape earns a faster builder, or when there is none. */
 function loopBuilder(names: readonly string[], read: () => unknown): () => Record<string, unknown> {
   const count = names.length;
   return () => {
@@ -133,54 +109,24 @@ function loopBuilder(names: readonly string[], read: () => unknown): () => Recor
 
 /**
  * Builds objects of one shape without code generation, reading each value with `read`: the core of
- * the interpreted reader (exported for bench/object_building.ts). The shape gets its own builder
- * from the pool of `_records/builders.ts` (see there why that is much faster than a loop), shared
- * with every later reader of the same shape (all readers of a decoder pass the same `read`; a shape
- * met again with another `read` gets the loop).
+ * the interpreted reader (exported for bench/object_building.ts). The shape's pooled builder where
+ * the no-eval build installed the pool (`_records/pool.ts`, which says why that is much faster than
+ * a loop), else the loop.
  */
 export function createObjectBuilder(
   names: readonly string[],
   read: () => unknown,
 ): () => Record<string, unknown> {
   if (names.length === 0) return () => ({});
-  return pooledBuilder(names, read) ?? loopBuilder(names, read);
-}
-
-/** The shape's pooled builder reading with `read`, or `null` once the pools are spent. */
-function pooledBuilder(
-  names: readonly string[],
-  read: () => unknown,
-): (() => Record<string, unknown>) | null {
-  const shape = JSON.stringify(names);
-  let builders = buildersByShape.get(read);
-  const known = builders?.get(shape);
-  if (known !== undefined) return known;
-  const chunkCount = Math.ceil(names.length / STORES_PER_CHUNK) - 1;
-  if (
-    nextFreeBuilder === RECORD_BUILDERS.length || nextFreeChunk + chunkCount > STORE_CHUNKS.length
-  ) return null;
-  plans[nextFreeBuilder] = {
-    names: names.map(internalized),
-    read,
-    // JSON.parse makes an object with all its properties in place, as a literal would
-    template: names.length <= MOST_PROPERTIES_WITHOUT_TEMPLATE
-      ? null
-      : JSON.parse(JSON.stringify(Object.fromEntries(names.map((name) => [name, null])))),
-    rest: STORE_CHUNKS.slice(nextFreeChunk, nextFreeChunk + chunkCount),
-  };
-  nextFreeChunk += chunkCount;
-  const build = RECORD_BUILDERS[nextFreeBuilder++];
-  if (builders === undefined) buildersByShape.set(read, builders = new Map());
-  builders.set(shape, build);
-  pooledShapes++;
-  return build;
+  return (pool !== null ? pool(names, read) : null) ?? loopBuilder(names, read);
 }
 
 /**
  * A builder for plain maps of one key sequence (`_records/map_shapes.ts`), reading the values
  * with `read`: compiled when `compile` (the decoder's `compileRecordReaders`) and a compiler is
- * installed and allowed, else the shape's pooled builder. `null`: not now (this decode's compile
- * allowance is spent; ask again later) or none (the pools are spent).
+ * installed and allowed, else the shape's pooled builder where the pool is installed. `null`: not
+ * now (this decode's compile allowance is spent; ask again later) or none (no pool, or it is
+ * spent).
  */
 export function createShapeBuilder(
   names: readonly string[],
@@ -191,7 +137,7 @@ export function createShapeBuilder(
     const compiled = tryCompile(names, read, false) as (() => Record<string, unknown>) | null;
     if (compiled !== null || compiler !== null) return compiled;
   }
-  return pooledBuilder(names, read);
+  return pool !== null ? pool(names, read) : null;
 }
 
 /** A reader returning what `build` builds, frozen when the decoder freezes its data. */
@@ -210,11 +156,11 @@ export interface RecordTypeOptions {
 
 /**
  * Creates the record type for `keys`. Its reader is interpreted: a plain loop for the first read,
- * then (from the `POOL_AFTER_READS`th read) the shape's own pooled builder, so a type read only
- * once (a shape redefined in every message) never pays for finding one. When a compiler is
- * installed and allowed, a shape read `COMPILE_AFTER_READS` times gets a compiled reader instead;
- * if compiling throws, compilation is switched off for the whole process and the shape carries on
- * with its pooled builder.
+ * then (from the `POOL_AFTER_READS`th read) the shape's own pooled builder where the pool is
+ * installed, so a type read only once (a shape redefined in every message) never pays for finding
+ * one. When a compiler is installed and allowed, a shape read `COMPILE_AFTER_READS` times gets a
+ * compiled reader instead; if compiling throws, compilation is switched off for the whole process
+ * and the shape carries on interpreted.
  */
 export function createRecordType(
   keys: readonly string[] | null,

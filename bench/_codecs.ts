@@ -2,6 +2,8 @@
 // The codecs compared by the benchmarks, each prepared for one payload.
 
 import * as ours from "../mod.ts";
+// the no-eval build's record builders, for "ours records no-eval" (no_eval.ts installs them)
+import "../_records/pool.ts";
 import * as msgpackr from "msgpackr";
 import * as msgpack from "@msgpack/msgpack";
 import { msgpackrBrowser } from "./_msgpackr_browser.ts";

@@ -44,9 +44,10 @@ const FRESH_INPUTS = ARGS.includes("--fresh-inputs");
 /** Set in the child processes of a `--runs` comparison: measure once and print JSON. */
 const CHILD = ARGS.includes("--child");
 
-/** `mod.ts` of the tree in `dir`. */
+/** `mod.ts` of the tree in `dir` (`no_eval.ts` with `--no-eval`, so its pool is installed). */
 async function load(dir: string): Promise<Library> {
-  return await import(pathToFileURL(resolve(dir, "mod.ts")).href) as Library;
+  const entry = NO_EVAL ? "no_eval.ts" : "mod.ts";
+  return await import(pathToFileURL(resolve(dir, entry)).href) as Library;
 }
 
 /** One cell: a payload, plain or records, pack or unpack. */

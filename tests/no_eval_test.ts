@@ -98,11 +98,15 @@ describe("no_eval.ts import graph", () => {
     assert.deepEqual(offenders, []);
   });
 
-  test("the main entry's import graph contains the record reader compiler", () => {
-    for (const entry of ["mod.ts", "unpack.ts", "pack.ts"]) {
+  test("each build carries its own record builders: the compiler or the pool", () => {
+    const pool = new URL("_records/pool.ts", ROOT).href;
+    const builders = new URL("_records/builders.ts", ROOT).href;
+    assert.ok(importGraph("no_eval.ts").has(pool), "no_eval.ts installs the pool");
+    for (const entry of ["mod.ts", "unpack.ts", "pack.ts", "stream.ts", "http.ts"]) {
       const graph = importGraph(entry);
       const compiler = new URL("_records/compiler.ts", ROOT).href;
       assert.ok(graph.has(compiler), entry);
+      assert.ok(!graph.has(pool) && !graph.has(builders), `${entry} does not carry the pool`);
       assert.ok(
         codeGenerationLines(graph.get(compiler)!).some((line) => line.includes("new Function")),
       );

@@ -6,7 +6,7 @@
 
 import * as msgpackr from "msgpackr";
 import { Packr, Unpackr } from "../../no_eval.ts";
-import { pooledShapeCount } from "../../_records/reader.ts";
+import { pooledShapeCount } from "../../_records/pool.ts";
 import { recordBytes } from "./_record_bytes.ts";
 import { random } from "../_util.ts";
 

@@ -1,5 +1,5 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// The interpreted record reader's object building (_records/builders.ts, _records/reader.ts): each
+// The interpreted record reader's object building (_records/builders.ts, _records/pool.ts): each
 // shape gets its own builder (and continuation chunks) from a pool, shapes of more than 16
 // properties (MOST_PROPERTIES_WITHOUT_TEMPLATE) start from a template copy, and once the pools are
 // spent new shapes use a loop.
@@ -13,7 +13,8 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { pack, Unpackr } from "../../mod.ts";
 import { RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "../../_records/builders.ts";
-import { createObjectBuilder, MOST_PROPERTIES_WITHOUT_TEMPLATE } from "../../_records/reader.ts";
+import { createObjectBuilder } from "../../_records/reader.ts";
+import { MOST_PROPERTIES_WITHOUT_TEMPLATE } from "../../_records/pool.ts";
 import { recordBytes } from "./_record_bytes.ts";
 import { scriptArgs } from "../_util.ts";
 
