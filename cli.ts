@@ -79,7 +79,8 @@ import { TaggedWriter } from "./_cli/writer.ts";
 import { DecodeError } from "./_core/errors.ts";
 import type { Float32Option } from "./_format/float32.ts";
 import type { Structure } from "./_core/options.ts";
-import { DEFAULT_MAX_DEPTH, unpack } from "./_decode/unpackr.ts";
+import { unpack } from "./_decode/unpack.ts";
+import { DEFAULT_MAX_DEPTH } from "./_core/option_table.ts";
 
 export type { CliIO } from "./_cli/io.ts";
 export type { DecodeError } from "./_core/errors.ts";

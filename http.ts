@@ -72,7 +72,8 @@ export type { ValueSource } from "./_http/value_source.ts";
 // the types the options refer to, so this entry documents completely
 export { Packr } from "./_encode/packr.ts";
 export type { ReusedBuffer } from "./_encode/encoder.ts";
-export { type MessagePackSource, Unpackr, type UnpackWindow } from "./_decode/unpackr.ts";
+export { Unpackr } from "./_decode/unpackr.ts";
+export type { MessagePackSource, UnpackWindow } from "./_decode/unpack.ts";
 export type { Extension, ExtensionClass } from "./_core/extensions.ts";
 export type { PackrStreamOptions } from "./_stream/chunk_encoder.ts";
 export type { UnpackrStreamOptions } from "./_stream/chunk_decoder.ts";

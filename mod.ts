@@ -27,4 +27,4 @@ export * from "./pack.ts";
 export * from "./unpack.ts";
 export * from "./stream.ts";
 // msgpackr's main entry also exports the settings of its `pack` and `unpack` functions
-export { mapsAsObjects, useRecords } from "./_decode/unpackr.ts";
+export { mapsAsObjects, useRecords } from "./_decode/unpack.ts";

@@ -24,4 +24,4 @@ import "./_records/pool.ts";
 export * from "./_encode/exports.ts";
 export * from "./_decode/exports.ts";
 export * from "./_stream/exports.ts";
-export { mapsAsObjects, useRecords } from "./_decode/unpackr.ts";
+export { mapsAsObjects, useRecords } from "./_decode/unpack.ts";

@@ -261,7 +261,7 @@ export class TaggedWriter {
       type: 1,
       pack(record: ForcedRecord, allocateForWrite, pack) {
         // as the encoder writes a record, with the keys in this order
-        const structures = encodeContextOf(packr).structures!;
+        const structures = encodeContextOf(packr).records!;
         const node = structures.nodeFor(record.keys);
         let recordId = node.recordId;
         let keys: readonly string[] | null = null; // of an inline definition

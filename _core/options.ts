@@ -282,3 +282,35 @@ export interface PackrOptions extends UnpackrOptions {
  * ```
  */
 export type Options = PackrOptions;
+
+/**
+ * The options an instance reads only when it is made: on a `Packr` or `Unpackr` they are
+ * read-only properties, and assigning one throws a TypeError (give it to the constructor). Every
+ * other option may be assigned to the instance, as msgpackr code does, and applies from the next
+ * call.
+ * @example Usage
+ * ```ts
+ * import { type ConstructionOption, Packr } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const fixed: ConstructionOption = "useRecords";
+ * const packr = new Packr({ useRecords: false });
+ * assert.throws(() => Object.assign(packr, { [fixed]: true }), TypeError);
+ * packr.useFloat32 = 1; // assignable: the next pack writes float32
+ * ```
+ */
+export type ConstructionOption =
+  | "useRecords"
+  | "structures"
+  | "getStructures"
+  | "sequential"
+  | "maxSharedStructures"
+  | "int64AsNumber"
+  | "freezeData"
+  | "compileRecordReaders"
+  | "saveStructures"
+  | "shouldShareStructure"
+  | "maxOwnStructures"
+  | "variableMapSize"
+  | "coercibleKeyAsNumber"
+  | "skipValues";

@@ -25,7 +25,7 @@
 
 import { C1 } from "../_core/c1.ts";
 import { DecodeError, IncompleteDataError } from "../_core/errors.ts";
-import type { Extension, ExtensionRegistry } from "../_core/extensions.ts";
+import type { Extension } from "../_core/extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "../_format/float32.ts";
 import { float32At, float64At } from "../_format/float_bytes.ts";
 import { createRecordType, type RecordType, resetCompileAllowance } from "../_records/reader.ts";
@@ -69,44 +69,7 @@ import {
   UTF8_BATCHES,
 } from "../_strings/utf8_batch.ts";
 import type { Structure } from "../_core/options.ts";
-
-/** How 64-bit integers decode: 0 bigint, 1 number, 2 string, 3 auto. */
-export type Int64Mode = 0 | 1 | 2 | 3;
-
-/**
- * What an assignment to an option of the instance changes (`unpackr.mapsAsObjects = true`): these
- * fields are written in place, so the next decode reads them.
- */
-export interface DecodeFlags {
-  mapsAsObjects: boolean;
-  int64: Int64Mode;
-  roundFloat32: boolean;
-  copyBuffers: boolean;
-  /** `structuredClone: false` was given: reference extensions are errors. */
-  rejectReferences: boolean;
-  allowArraysInMapKeys: boolean;
-  /** Ill-formed UTF-8 in a string is an error instead of U+FFFD. */
-  fatal: boolean;
-  maxDepth: number;
-  /**
-   * Inline definitions persist from one `unpack` to the next (`trusted`, or `sequential` without
-   * `trusted: false`); otherwise each `unpack` undoes its own (docs/wire-format.md, "The
-   * decoder's structure table").
-   */
-  trusted: boolean;
-}
-
-/** Everything a decode needs from the instance that runs it. */
-export interface DecodeContext extends DecodeFlags {
-  readonly freezeData: boolean;
-  readonly compileReaders: boolean;
-  /** Definitions persist between the values of a stream (`sequential`). */
-  readonly sequential: boolean;
-  /** `unpackMultiple` keeps definitions between calls (msgpackr: when `structures` is set). */
-  readonly persistInMultiple: boolean;
-  readonly records: RecordTable;
-  readonly extensions: ExtensionRegistry;
-}
+import type { DecodeContext } from "./context.ts";
 
 // ---- state of the decode in progress -----------------------------------------------------------
 
@@ -775,7 +738,7 @@ function readShapedMap(length: number): object {
   }
   valueKey = null;
   stackTop = base;
-  return objectOfShape(shape, base, context.compileReaders);
+  return objectOfShape(shape, base, context.compileRecordReaders);
 }
 
 /**
@@ -974,22 +937,21 @@ function defineAndReadRecord(slot: number, twoByte: boolean): object {
   return readRecord(type);
 }
 
-/** The record type factory each instance's table uses; readers call the module's `read`. */
+/**
+ * A record table whose types read with the module's `read`, freezing their records when `freeze`
+ * and compiling their readers when `compile` allows it.
+ */
 export function createRecordTable(
   shared: Structure[] | null,
   getStructures: (() => Structure[] | undefined | null) | null,
-  settings: { freezeData: boolean; compileReaders: boolean },
+  freeze: boolean,
+  compile: boolean,
 ): RecordTable {
   return new RecordTable(
     shared,
     getStructures,
     (keys, twoByte, isShared) =>
-      createRecordType(keys, read, {
-        twoByte,
-        shared: isShared,
-        freeze: settings.freezeData,
-        compile: settings.compileReaders,
-      }),
+      createRecordType(keys, read, { twoByte, shared: isShared, freeze, compile }),
   );
 }
 
@@ -1537,7 +1499,7 @@ function runOne(
   try {
     const value = readTopLevel();
     if (position < srcEnd) throw trailingBytes(value);
-    if (ctx.trusted && !nested) records.commit();
+    if (ctx.keepDefinitions && !nested) records.commit();
     else records.rollback(mark);
     return value;
   } catch (error) {

@@ -6,15 +6,14 @@
 export {
   clearSource,
   decode,
-  Decoder,
   isNativeAccelerationEnabled,
   type MessagePackSource,
   unpack,
   unpackMultiple,
   type UnpackOptions,
-  Unpackr,
   type UnpackWindow,
-} from "./unpackr.ts";
+} from "./unpack.ts";
+export { Decoder, Unpackr } from "./unpackr.ts";
 export { C1, C1Type } from "../_core/c1.ts";
 export { DecodeError, IncompleteDataError } from "../_core/errors.ts";
 export { FLOAT32_OPTIONS, type Float32Option, roundFloat32 } from "../_format/float32.ts";
@@ -24,4 +23,10 @@ export {
   type ExtensionClass,
   type WriteTarget,
 } from "../_core/extensions.ts";
-export type { Int64Type, Options, Structure, UnpackrOptions } from "../_core/options.ts";
+export type {
+  ConstructionOption,
+  Int64Type,
+  Options,
+  Structure,
+  UnpackrOptions,
+} from "../_core/options.ts";

@@ -1,109 +1,39 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
+import { decodeOne } from "./decoder.ts";
 import {
-  createRecordTable,
+  applyDecodeSettings,
+  createDecodeContext,
   type DecodeContext,
-  type DecodeFlags,
-  decodeMany,
-  decodeOne,
-  forgetLastSource,
-  type Int64Mode,
-} from "./decoder.ts";
+  decodeContextOf,
+} from "./context.ts";
+import {
+  type ForEach,
+  type MessagePackSource,
+  unpackMany,
+  type UnpackWindow,
+  unpackWindow,
+} from "./unpack.ts";
 import { type Extension, ExtensionRegistry, globalExtensions } from "../_core/extensions.ts";
-import type { Structure, UnpackrOptions } from "../_core/options.ts";
+import type { ConstructionOption, Structure, UnpackrOptions } from "../_core/options.ts";
+import { DECODER, defineOptionAccessors, type Settings } from "../_core/option_table.ts";
 import { toBytes } from "../_core/bytes.ts";
 import { markSharedLength } from "../_records/table.ts";
 
-/**
- * Where in the input `unpack` reads: an end offset, or a `{ start, end }` window.
- * @example Usage
- * ```ts
- * import { unpack, type UnpackWindow } from "@x/msgpackr";
- * import assert from "node:assert/strict";
- *
- * const bytes = new Uint8Array([0x01, 0x02, 0x03]);
- * const window: UnpackWindow = { start: 1, end: 2 };
- * assert.equal(unpack(bytes, window), 2);
- * assert.equal(unpack(bytes, 1), 1); // an end offset
- * ```
- */
-export type UnpackWindow = number | { start?: number; end?: number };
-
-/**
- * msgpackr's name for {@linkcode UnpackWindow}: the second argument of `unpack`.
- * @example Usage
- * ```ts
- * import { unpack, type UnpackOptions } from "@x/msgpackr";
- * import assert from "node:assert/strict";
- *
- * const options: UnpackOptions = { start: 1 };
- * assert.equal(unpack(new Uint8Array([0x01, 0x02]), options), 2);
- * ```
- */
-export type UnpackOptions = UnpackWindow;
-
-/**
- * Input accepted by every decoder: bytes in any view, or an ArrayBuffer.
- * @example Usage
- * ```ts
- * import { type MessagePackSource, unpack } from "@x/msgpackr";
- * import assert from "node:assert/strict";
- *
- * const sources: MessagePackSource[] = [
- *   new Uint8Array([0x2a]),
- *   new Uint8Array([0x2a]).buffer,
- *   new DataView(new Uint8Array([0x2a]).buffer),
- * ];
- * for (const source of sources) assert.equal(unpack(source), 42);
- * ```
- */
-export type MessagePackSource = Uint8Array | ArrayBufferView | ArrayBuffer;
-
-/** Decoding defaults used when no option says otherwise. */
-export const DEFAULT_MAX_DEPTH = 1000;
-
-const INT64_MODES: Record<string, Int64Mode> = { bigint: 0, number: 1, string: 2, auto: 3 };
-
-/** Options as given to the constructor, and as assigned to the instance since. */
-export type Settings = Record<string, unknown>;
-
-let contextOf: (unpackr: Unpackr) => DecodeContext;
 let settingsOf: (unpackr: Unpackr) => Settings;
-let setExtensions: (unpackr: Unpackr, registry: ExtensionRegistry) => void;
 
 /**
- * The decode context fields that follow the options; `hasTable`: the decoder keeps a structure
- * table (only then can definitions persist, as in msgpackr).
+ * The decoding options of an {@linkcode Unpackr}, as properties of the instance (msgpackr copies
+ * its options onto the instance, and code written for it reads and assigns them there): reading
+ * one gives it as given or last assigned; assigning one changes what the next decode does, but
+ * for the {@linkcode ConstructionOption}s, which are read-only (assigning one throws a
+ * TypeError). `structures` has an accessor of its own.
  */
-function decodeFlags(settings: UnpackrOptions, hasTable: boolean): DecodeFlags {
-  const int64Type = settings.int64AsType ?? "bigint";
-  if (!Object.hasOwn(INT64_MODES, int64Type)) {
-    throw new TypeError(`Unknown int64AsType "${int64Type}"`);
-  }
-  const sequential = settings.sequential === true;
-  return {
-    mapsAsObjects: settings.mapsAsObjects ?? settings.useRecords === false,
-    int64: INT64_MODES[int64Type],
-    roundFloat32: (settings.useFloat32 ?? 0) > 2,
-    copyBuffers: settings.copyBuffers === true,
-    rejectReferences: settings.structuredClone === false,
-    allowArraysInMapKeys: settings.allowArraysInMapKeys === true,
-    fatal: settings.fatal === true,
-    maxDepth: settings.maxDepth ?? DEFAULT_MAX_DEPTH,
-    // msgpackr: `sequential` sets `trusted` unless it is `false`
-    trusted: hasTable && (!!settings.trusted || (sequential && settings.trusted !== false)),
-  };
-}
-
-/** Writes the decode flags of the current settings into the instance's context. */
-export function applyDecodeSettings(unpackr: Unpackr): void {
-  const context = contextOf(unpackr);
-  const records = context.records;
-  const hasTable = records.shared !== null || records.getStructures !== null ||
-    context.sequential;
-  Object.assign(context, decodeFlags(settingsOf(unpackr), hasTable));
-}
+export interface Unpackr
+  extends
+    Omit<UnpackrOptions, ConstructionOption>,
+    Readonly<Omit<Pick<UnpackrOptions, ConstructionOption & keyof UnpackrOptions>, "structures">> {}
 
 /**
  * A MessagePack decoder with msgpackr's extensions: records (shared or inline structures),
@@ -129,48 +59,8 @@ export class Unpackr {
   #context: DecodeContext;
   #settings: Settings;
 
-  // The options, as msgpackr copies them onto the instance. Reading one gives it as given or last
-  // assigned; assigning one of these changes what the next decode does:
-  /** The `mapsAsObjects` option; assignable. */
-  declare mapsAsObjects: UnpackrOptions["mapsAsObjects"];
-  /** The `int64AsType` option; assignable. */
-  declare int64AsType: UnpackrOptions["int64AsType"];
-  /** The `useFloat32` option; assignable (the decoder rounds float32 values from 3 on). */
-  declare useFloat32: UnpackrOptions["useFloat32"];
-  /** The `copyBuffers` option; assignable. */
-  declare copyBuffers: UnpackrOptions["copyBuffers"];
-  /** The `structuredClone` option; assignable. */
-  declare structuredClone: UnpackrOptions["structuredClone"];
-  /** The `allowArraysInMapKeys` option; assignable. */
-  declare allowArraysInMapKeys: UnpackrOptions["allowArraysInMapKeys"];
-  /** The `trusted` option; assignable. */
-  declare trusted: UnpackrOptions["trusted"];
-  /** The `fatal` option; assignable. */
-  declare fatal: UnpackrOptions["fatal"];
-  /** The `maxDepth` option; assignable. */
-  declare maxDepth: UnpackrOptions["maxDepth"];
-  // these are read at construction only: assigning one throws a TypeError
-  /** The `useRecords` option; read-only (assigning it throws). */
-  declare readonly useRecords: UnpackrOptions["useRecords"];
-  /** The `getStructures` option; read-only (assigning it throws). */
-  declare readonly getStructures: UnpackrOptions["getStructures"];
-  /** The `sequential` option; read-only (assigning it throws). */
-  declare readonly sequential: UnpackrOptions["sequential"];
-  /** The `freezeData` option; read-only (assigning it throws). */
-  declare readonly freezeData: UnpackrOptions["freezeData"];
-  /** The `compileRecordReaders` option; read-only (assigning it throws). */
-  declare readonly compileRecordReaders: UnpackrOptions["compileRecordReaders"];
-  /** The `int64AsNumber` option; read-only (assigning it throws: assign `int64AsType`). */
-  declare readonly int64AsNumber: UnpackrOptions["int64AsNumber"];
-  /** The `maxSharedStructures` option; read-only (assigning it throws). */
-  declare readonly maxSharedStructures: UnpackrOptions["maxSharedStructures"];
-
   static {
-    contextOf = (unpackr) => unpackr.#context;
     settingsOf = (unpackr) => unpackr.#settings;
-    setExtensions = (unpackr, registry) => {
-      unpackr.#context = { ...unpackr.#context, extensions: registry };
-    };
   }
 
   /**
@@ -179,34 +69,11 @@ export class Unpackr {
    * @param options Decoding options; see {@linkcode UnpackrOptions}.
    */
   constructor(options: UnpackrOptions = {}) {
-    const structures = options.structures ?? null;
-    const getStructures = options.getStructures ?? null;
-    const sequential = options.sequential === true;
-    const freezeData = options.freezeData === true;
-    const compileReaders = options.compileRecordReaders !== false;
     const settings: Settings = { ...options };
     // msgpackr turns the deprecated flag into `int64AsType` once, here
     if (options.int64AsNumber) settings.int64AsType = "number";
-    const hasTable = structures !== null || getStructures !== null || sequential;
-    const flags = decodeFlags(settings, hasTable);
     this.#settings = settings;
-    this.#context = {
-      mapsAsObjects: flags.mapsAsObjects,
-      int64: flags.int64,
-      roundFloat32: flags.roundFloat32,
-      copyBuffers: flags.copyBuffers,
-      rejectReferences: flags.rejectReferences,
-      allowArraysInMapKeys: flags.allowArraysInMapKeys,
-      fatal: flags.fatal,
-      maxDepth: flags.maxDepth,
-      trusted: flags.trusted,
-      freezeData,
-      compileReaders,
-      sequential,
-      persistInMultiple: hasTable,
-      records: createRecordTable(structures, getStructures, { freezeData, compileReaders }),
-      extensions: globalExtensions,
-    };
+    this.#context = createDecodeContext(settings, this);
     // Detached methods keep this instance (`const { unpack } = unpackr`, as msgpackr code
     // writes): each is also an own property, made once here, calling what the prototype method
     // calls. A method a subclass overrides is bound instead.
@@ -245,7 +112,7 @@ export class Unpackr {
     if (!Array.isArray(table)) throw new TypeError("structures must be an array of structures");
     markSharedLength(table);
     this.#context.records.replaceShared(table);
-    applyDecodeSettings(this);
+    applyDecodeSettings(this.#context, this.#settings);
   }
 
   /**
@@ -401,55 +268,12 @@ export class Unpackr {
    */
   // deno-lint-ignore no-explicit-any
   addExtension<T = any>(extension: Extension<T>): void {
-    let registry = this.#context.extensions;
-    if (registry === globalExtensions) {
-      registry = new ExtensionRegistry(globalExtensions);
-      setExtensions(this, registry);
+    const context = this.#context;
+    if (context.extensions === globalExtensions) {
+      context.extensions = new ExtensionRegistry(globalExtensions);
     }
-    registry.add(extension as Extension);
+    context.extensions.add(extension as Extension);
   }
-}
-
-// deno-lint-ignore no-explicit-any
-type ForEach = (value: any, start: number, end: number) => unknown;
-
-/** `unpack` of an instance whose context is `context`. */
-function unpackWindow(
-  context: DecodeContext,
-  source: MessagePackSource,
-  window: UnpackWindow | undefined,
-): unknown {
-  const bytes = toBytes(source);
-  let start = 0;
-  let end = bytes.length;
-  if (typeof window === "number") {
-    // an end offset; a negative one means the whole input, as in msgpackr
-    if (window >= 0) end = checkedOffset(window, end, "end");
-  } else if (window) {
-    if (window.end !== undefined) end = checkedOffset(window.end, end, "end");
-    if (window.start !== undefined) start = checkedOffset(window.start, end, "start");
-  }
-  return decodeOne(context, bytes, start, end);
-}
-
-/** `unpackMultiple` of an instance whose context is `context`. */
-// deno-lint-ignore no-explicit-any
-function unpackMany(context: DecodeContext, source: MessagePackSource, forEach?: ForEach): any {
-  const bytes = toBytes(source);
-  return decodeMany(context, bytes, 0, bytes.length, forEach);
-}
-
-/** A window offset: an integer from 0 to `limit` (larger ends are clamped, as in msgpackr). */
-function checkedOffset(offset: number, limit: number, name: string): number {
-  if (!Number.isInteger(offset) || offset < 0) {
-    throw new RangeError(`Cannot unpack with ${name} ${offset}: expected an integer offset >= 0`);
-  }
-  return Math.min(offset, limit);
-}
-
-/** The decode context of an instance (for `Packr` and the stream decoder). */
-export function decodeContextOf(unpackr: Unpackr): DecodeContext {
-  return contextOf(unpackr);
 }
 
 /** The settings of an instance (for `Packr`'s option accessors). */
@@ -457,97 +281,12 @@ export function settingsOfInstance(unpackr: Unpackr): Settings {
   return settingsOf(unpackr);
 }
 
-/**
- * Defines the option accessors of a class (msgpackr copies its options onto the instance, and
- * code written for it reads and assigns them there). Reading gives the option as given or last
- * assigned. Assigning one of `live` stores it and calls `apply`, which rewrites the instance's
- * context in place, so the next call uses it at no cost per call; assigning one of `fixed`, read
- * only at construction, throws rather than being ignored.
- */
-export function defineOptionAccessors(
-  prototype: object,
-  live: readonly string[],
-  fixed: readonly string[],
-  apply: (unpackr: Unpackr) => void,
-): void {
-  for (const name of live) {
-    Object.defineProperty(prototype, name, {
-      get(this: Unpackr): unknown {
-        return settingsOf(this)[name];
-      },
-      set(this: Unpackr, value: unknown): void {
-        const settings = settingsOf(this);
-        const previous = settings[name];
-        settings[name] = value;
-        try {
-          apply(this);
-        } catch (error) {
-          settings[name] = previous;
-          throw error;
-        }
-      },
-      configurable: true,
-    });
-  }
-  for (const name of fixed) {
-    Object.defineProperty(prototype, name, {
-      get(this: Unpackr): unknown {
-        return settingsOf(this)[name];
-      },
-      set(this: Unpackr): void {
-        const className = this.constructor.name;
-        throw new TypeError(
-          `${name} is read when the ${className} is made: pass it to new ${className}({ ${name} })`,
-        );
-      },
-      configurable: true,
-    });
-  }
-}
-
 defineOptionAccessors(
   Unpackr.prototype,
-  [
-    "mapsAsObjects",
-    "int64AsType",
-    "useFloat32",
-    "copyBuffers",
-    "structuredClone",
-    "allowArraysInMapKeys",
-    "trusted",
-    "fatal",
-    "maxDepth",
-  ],
-  [
-    "useRecords",
-    "getStructures",
-    "sequential",
-    "freezeData",
-    "compileRecordReaders",
-    "int64AsNumber",
-    "maxSharedStructures",
-  ],
-  applyDecodeSettings,
+  DECODER,
+  settingsOf,
+  (unpackr) => applyDecodeSettings(decodeContextOf(unpackr), settingsOf(unpackr)),
 );
-
-/**
- * Forgets the last input the decoder still holds a reference to (the array whose DataView it keeps
- * for a next decode of the same array), so that it can be collected, as msgpackr's `clearSource`.
- * Decoding never needs it: call it when a large input decoded last should not stay alive.
- *
- * @example Usage
- * ```ts
- * import { clearSource, unpack } from "@x/msgpackr/unpack";
- * import assert from "node:assert/strict";
- *
- * assert.equal(unpack(new Uint8Array([0xa1, 0x61])), "a");
- * clearSource();
- * assert.equal(unpack(new Uint8Array([0xa1, 0x62])), "b");
- * ```
- */
-export function clearSource(): void {
-  forgetLastSource();
-}
 
 /**
  * Alias of {@linkcode Unpackr} (the same class).
@@ -573,119 +312,3 @@ export const Decoder: typeof Unpackr = Unpackr;
  * ```
  */
 export type Decoder = Unpackr;
-
-const defaultUnpackr = new Unpackr({ useRecords: false });
-
-/**
- * `false`: the exported `pack` writes objects as maps, not records (msgpackr exports this
- * constant from its main entry). A `Packr` writes records unless told `useRecords: false`.
- * @example Usage
- * ```ts
- * import { pack, useRecords } from "@x/msgpackr";
- * import assert from "node:assert/strict";
- *
- * assert.equal(useRecords, false);
- * assert.deepEqual([...pack({ a: 1 })], [0xde, 0x00, 0x01, 0xa1, 0x61, 0x01]); // a map16
- * ```
- */
-export const useRecords: false = false;
-
-/**
- * `true`: the exported `unpack` decodes maps as plain objects (msgpackr exports this constant
- * from its main entry). An `Unpackr` gives `Map`s unless told `mapsAsObjects: true` (or `useRecords: false`).
- * @example Usage
- * ```ts
- * import { mapsAsObjects, unpack } from "@x/msgpackr";
- * import assert from "node:assert/strict";
- *
- * assert.equal(mapsAsObjects, true);
- * assert.deepEqual(unpack(new Uint8Array([0x81, 0xa1, 0x61, 0x01])), { a: 1 });
- * ```
- */
-export const mapsAsObjects: true = true;
-
-/**
- * Decodes one MessagePack value: maps become plain objects, 64-bit integers bigints, binary
- * values views of the input; records and msgpackr's extensions are understood.
- *
- * @param source The bytes (any ArrayBufferView, or an ArrayBuffer).
- * @param window An end offset, or `{ start, end }`, to decode part of `source`.
- * @returns The decoded value.
- *
- * @example Usage
- * ```ts
- * import { unpack } from "@x/msgpackr";
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual(unpack(new Uint8Array([0x81, 0xa1, 0x61, 0x01])), { a: 1 });
- * ```
- */
-// deno-lint-ignore no-explicit-any
-export function unpack<T = any>(source: MessagePackSource, window?: UnpackWindow): T {
-  return defaultUnpackr.unpack<T>(source, window);
-}
-
-/**
- * Alias of {@linkcode unpack} (the same function).
- *
- * @example Usage
- * ```ts
- * import { decode } from "@x/msgpackr";
- * import assert from "node:assert/strict";
- *
- * assert.equal(decode(new Uint8Array([0x2a])), 42);
- * ```
- */
-export const decode: typeof unpack = unpack;
-
-/**
- * Decodes every value of a byte sequence; see {@linkcode Unpackr.unpackMultiple}.
- *
- * @param source The bytes.
- * @returns The values.
- *
- * @example Usage
- * ```ts
- * import { unpackMultiple } from "@x/msgpackr";
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual(unpackMultiple(new Uint8Array([1, 2, 0xa1, 0x78])), [1, 2, "x"]);
- * ```
- */
-// deno-lint-ignore no-explicit-any
-export function unpackMultiple(source: MessagePackSource): any[];
-/**
- * Calls `forEach(value, start, end)` for every value of a byte sequence, stopping early when it
- * returns `false`.
- *
- * @param source The bytes.
- * @param forEach Called with each value and its byte range.
- */
-export function unpackMultiple(
-  source: MessagePackSource,
-  // deno-lint-ignore no-explicit-any
-  forEach: (value: any, start: number, end: number) => unknown,
-): void;
-export function unpackMultiple(
-  source: MessagePackSource,
-  // deno-lint-ignore no-explicit-any
-  forEach?: (value: any, start: number, end: number) => unknown,
-  // deno-lint-ignore no-explicit-any
-): any[] | void {
-  return forEach
-    ? defaultUnpackr.unpackMultiple(source, forEach)
-    : defaultUnpackr.unpackMultiple(source);
-}
-
-/**
- * Always `false`: this library is pure TypeScript, with no native addon (msgpackr's flag for its
- * optional `msgpackr-extract` addon).
- * @example Usage
- * ```ts
- * import { isNativeAccelerationEnabled } from "@x/msgpackr";
- * import assert from "node:assert/strict";
- *
- * assert.equal(isNativeAccelerationEnabled, false);
- * ```
- */
-export const isNativeAccelerationEnabled: boolean = false;

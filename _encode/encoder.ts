@@ -11,53 +11,15 @@
 import { concatBytes } from "../_core/bytes.ts";
 import { C1Type } from "../_core/c1.ts";
 import { encodeBigIntPayload } from "../_format/bigint_ext.ts";
-import type { Extension, ExtensionRegistry, WriteTarget } from "../_core/extensions.ts";
+import type { Extension, WriteTarget } from "../_core/extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "../_format/float32.ts";
 import type { Structure } from "../_core/options.ts";
 import type { ShapeNode, StructureEncoder } from "../_records/structures.ts";
 import { type KeyNode, ShapeTree } from "../_records/shape_tree.ts";
 import { writeTimestamp } from "../_format/timestamp.ts";
+import type { EncodeContext } from "./context.ts";
 import { typedArrayCode } from "../_format/typed_array_ext.ts";
 import { encodeUtf8Manually, textEncoder } from "../_strings/utf8.ts";
-
-/**
- * Everything an encode needs from the Packr that runs it, resolved once per instance. The fields
- * that follow an option assigned to the instance (`packr.useFloat32 = ALWAYS`) are written in
- * place, so the next pack reads them; the others are fixed.
- */
-export interface EncodeContext {
-  /** The Packr (`this` for extension callbacks). */
-  readonly owner: object;
-  /** The `useRecords` function: records only for the objects it accepts. */
-  readonly recordsPredicate: ((value: object) => boolean) | null;
-  /**
-   * Objects that are not records get the smallest map header (`variableMapSize`,
-   * `coercibleKeyAsNumber`, `skipValues`), else map16 with the count back-patched.
-   */
-  readonly variableMap: boolean;
-  /** The record structures; null when records are off (`useRecords: false`). */
-  readonly structures: StructureEncoder | null;
-  /** Integers 0x40..0x7f as fixints (only when records are off: they are record ids). */
-  readonly fixintsTo0x7f: boolean;
-  useFloat32: number;
-  useTimestamp32: boolean;
-  onInvalidDate: (() => unknown) | null;
-  undefinedAsNil: boolean;
-  readonly coercibleKeyAsNumber: boolean;
-  readonly skipValues: { includes(value: unknown): boolean } | null;
-  writeFunction: ((fn: never) => unknown) | null;
-  useToJSON: boolean;
-  mapAsEmptyObject: boolean;
-  setAsEmptyObject: boolean;
-  largeBigIntToFloat: boolean;
-  largeBigIntToString: boolean;
-  bigIntExtension: boolean;
-  moreTypes: boolean;
-  structuredClone: boolean;
-  bundleStrings: boolean;
-  maxDepth: number;
-  extensions: ExtensionRegistry;
-}
 
 /** A caller-provided output buffer (`useBuffer`) and where the next pack writes in it. */
 export interface OutputBuffer {
@@ -157,7 +119,7 @@ let gatherLargeBytes = false;
 /** The large binary values this pack gathered so far; null while there are none. */
 let largeBytes: GatheredBytes[] | null = null;
 
-interface Reference {
+export interface Reference {
   /** Offset (from `start`) of the object's first byte. */
   offset: number;
   /** Id from the first back-reference; 0 = referenced once so far. */
@@ -176,7 +138,7 @@ interface GatheredBytes {
   length: number;
 }
 
-interface Bundle {
+export interface Bundle {
   nonAscii: string;
   ascii: string;
   /**
@@ -239,7 +201,7 @@ function writeValue(value: unknown): void {
       target[position++] = value ? 0xc3 : 0xc2;
       return;
     case "undefined":
-      if (context.undefinedAsNil) {
+      if (context.encodeUndefinedAsNil) {
         target[position++] = 0xc0;
       } else {
         // fixext1 type 0, data 0: the common JS convention for undefined
@@ -269,7 +231,7 @@ function writeValue(value: unknown): void {
 function writeString(value: string): void {
   const length = value.length;
   if (bundle !== null && length >= 4 && length < 0x1000) {
-    writeBundledString(value);
+    context.features!.writeBundledString(value);
     return;
   }
   if (length < 0x20) {
@@ -632,7 +594,7 @@ function mayHaveInheritedKeys(object: object): boolean {
 function writeVariableMapObject(object: Record<string, unknown>): void {
   const skipValues = context.skipValues;
   let keys = Object.keys(object);
-  if (skipValues !== null) keys = keys.filter((key) => !skipValues.includes(object[key]));
+  if (skipValues !== undefined) keys = keys.filter((key) => !skipValues.includes(object[key]));
   const length = keys.length;
   writeMapHeader(length);
   enter();
@@ -714,15 +676,15 @@ function writeObjectKey(shape: KeyShape | null, key: string): KeyShape | null {
 /** A plain object: a record when records are on and `useRecords` accepts it, else a map. */
 function writeObject(object: Record<string, unknown>): void {
   const predicate = context.recordsPredicate;
-  if (context.structures !== null && (predicate === null || predicate(object))) {
-    writeRecord(object);
+  if (context.records !== null && (predicate === null || predicate(object))) {
+    context.features!.writeRecord(object);
   } else {
     writePlainObject(object);
   }
 }
 
 function writePlainObject(object: Record<string, unknown>): void {
-  if (context.variableMap) writeVariableMapObject(object);
+  if (context.variableMap) context.features!.writeVariableMapObject(object);
   else writeMap16Object(object);
 }
 
@@ -739,7 +701,7 @@ function writePlainObject(object: Record<string, unknown>): void {
  * Chosen by measurement: npm run bench:paired:deno / :bun (example4.json).
  */
 function writeRecord(object: Record<string, unknown>): void {
-  const structures = context.structures!;
+  const structures = context.records!;
   // inherited enumerable keys (rare) are skipped, as in `writeMap16Object`
   const mayInherit = mayHaveInheritedKeys(object);
   let node = structures.walkFromRoot();
@@ -868,7 +830,7 @@ function writeClassInstance(value: object): void {
     }
   }
   if (typeof value === "function") {
-    writeValue(context.writeFunction === null ? undefined : context.writeFunction(value as never));
+    writeValue(context.writeFunction?.(value as never));
     return;
   }
   writeObject(value as Record<string, unknown>);
@@ -937,7 +899,7 @@ function writeBuiltIn(value: object): boolean {
 
 function writeDate(date: Date): void {
   if (isNaN(date.getTime())) {
-    if (context.onInvalidDate !== null) {
+    if (context.onInvalidDate !== undefined) {
       writeValue(context.onInvalidDate());
     } else {
       // intentionally invalid timestamp
@@ -1163,6 +1125,14 @@ function writeBundledString(value: string): void {
   writeNumber(nonAscii ? -length : length);
 }
 
+/** Writes the strings of the bundle open when the value ends, if one was begun. */
+function closeBundle(open: Bundle): void {
+  if (open.field < 0) return;
+  const maxBytes = open.nonAscii.length * 3 + open.ascii.length + 10;
+  if (position + maxBytes > safeEnd) makeRoom(position + maxBytes);
+  writeBundleStrings(open);
+}
+
 /** Points `open`'s field at `position` and writes its two strings there (not bundled). */
 function writeBundleStrings(open: Bundle): void {
   targetView.setUint32(open.field + start, position - start - open.field);
@@ -1280,7 +1250,7 @@ export function packWith(
 ): Bytes {
   if (!encoding) return encodeTopLevel(ctx, value, flags, output);
   const saved = saveState();
-  const structures = ctx.structures;
+  const structures = ctx.records;
   const nestedSave = structures !== null && structures.packing ? structures.saveForNested() : null;
   let succeeded = false;
   try {
@@ -1365,7 +1335,7 @@ function encodeValue(
   gatherLargeBytes = output === null && !(flags & REUSE_BUFFER_MODE) && references === null &&
     bundle === null;
   largeBytes = null;
-  const structures = ctx.structures;
+  const structures = ctx.records;
   if (structures === null) return finishValue(value, flags, output);
   structures.beginPack();
   const wasPacking = structures.packing;
@@ -1379,7 +1349,7 @@ function encodeValue(
     // pack, and saves its structures as usual
     return wasPacking
       ? result
-      : afterPack(structures, result, ctx, value, flags, output, insideAnotherPack);
+      : ctx.features!.afterPack(structures, result, ctx, value, flags, output, insideAnotherPack);
   } finally {
     structures.packing = wasPacking;
     if (failed || wasPacking) structures.endPack();
@@ -1399,14 +1369,9 @@ function finishValue(value: unknown, flags: number, output: OutputBuffer | null)
     }
     throw error;
   }
-  if (bundle !== null && bundle.field >= 0) {
-    if (position + bundle.nonAscii.length * 3 + bundle.ascii.length + 10 > safeEnd) {
-      makeRoom(position + bundle.nonAscii.length * 3 + bundle.ascii.length + 10);
-    }
-    writeBundleStrings(bundle);
-  }
+  if (bundle !== null) context.features!.closeBundle(bundle);
   bundle = null;
-  if (idsToInsert !== null) insertReferenceIds(idsToInsert);
+  if (idsToInsert !== null) context.features!.insertReferenceIds(idsToInsert);
   references = null;
   idsToInsert = null;
   if (flags & REUSE_BUFFER_MODE) {
@@ -1453,6 +1418,22 @@ function updateOutput(output: OutputBuffer, flags: number): void {
     output.view = targetView;
   }
   output.position = flags & RESET_BUFFER_MODE ? start : position;
+}
+
+/**
+ * The writer's features that only options ask for: records, string bundles, structured-clone
+ * ids and variable-size maps. The writer reaches them through its context's `features`, which a
+ * `Packr` (and the streams' encoder) sets to {@linkcode ENCODER_FEATURES} and the exported `pack`
+ * leaves null, so a program that only packs ships none of this code (its bundler drops what only
+ * this object refers to).
+ */
+export interface EncoderFeatures {
+  writeRecord: (object: Record<string, unknown>) => void;
+  afterPack: typeof afterPack;
+  writeBundledString: (value: string) => void;
+  closeBundle: (open: Bundle) => void;
+  insertReferenceIds: (ids: Reference[]) => void;
+  writeVariableMapObject: (object: Record<string, unknown>) => void;
 }
 
 /**
@@ -1503,3 +1484,13 @@ function afterPack(
   structures.lastSavedLength = sharedLength;
   return result;
 }
+
+/** The features a Packr's context has (see {@linkcode EncoderFeatures}). */
+export const ENCODER_FEATURES: EncoderFeatures = {
+  writeRecord,
+  afterPack,
+  writeBundledString,
+  closeBundle,
+  insertReferenceIds,
+  writeVariableMapObject,
+};

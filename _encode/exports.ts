@@ -5,9 +5,11 @@
 
 import { FLOAT32_OPTIONS } from "../_format/float32.ts";
 
-export { encode, Encoder, pack, Packr } from "./packr.ts";
+export { Encoder, Packr } from "./packr.ts";
+export { encode, pack } from "./pack.ts";
 // msgpackr's `pack` entry declares the decoder too (a Packr is an Unpackr)
-export { decode, Decoder, unpack, Unpackr } from "../_decode/unpackr.ts";
+export { Decoder, Unpackr } from "../_decode/unpackr.ts";
+export { decode, unpack } from "../_decode/unpack.ts";
 export {
   RESERVE_START_SPACE,
   RESET_BUFFER_MODE,
@@ -22,7 +24,12 @@ export {
   type ExtensionClass,
   type WriteTarget,
 } from "../_core/extensions.ts";
-export type { IsCompatible, PackrOptions, Structure } from "../_core/options.ts";
+export type {
+  ConstructionOption,
+  IsCompatible,
+  PackrOptions,
+  Structure,
+} from "../_core/options.ts";
 
 /**
  * `useFloat32` value: never write float32 (the default) (`FLOAT32_OPTIONS.NEVER`).

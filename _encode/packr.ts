@@ -1,69 +1,32 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { type EncodeContext, type OutputBuffer, packWith, type ReusedBuffer } from "./encoder.ts";
-import { globalExtensions } from "../_core/extensions.ts";
-import type { PackrOptions, Structure } from "../_core/options.ts";
-import { StructureEncoder } from "../_records/structures.ts";
-import {
-  applyDecodeSettings,
-  decodeContextOf,
-  DEFAULT_MAX_DEPTH,
-  defineOptionAccessors,
-  settingsOfInstance,
-  Unpackr,
-} from "../_decode/unpackr.ts";
+import type { ReusedBuffer } from "./encoder.ts";
+import { applyEncodeSettings, type EncodeContext } from "./context.ts";
+import { Packer } from "./packer.ts";
+import type { ConstructionOption, PackrOptions, Structure } from "../_core/options.ts";
+import { DECODER, defineOptionAccessors, ENCODER } from "../_core/option_table.ts";
+import { applyDecodeSettings, decodeContextOf } from "../_decode/context.ts";
+import { settingsOfInstance, Unpackr } from "../_decode/unpackr.ts";
 
-/** The encode context fields that follow the options (see `Packr`'s option accessors). */
-type EncodeFlags = Pick<
-  EncodeContext,
-  | "useFloat32"
-  | "useTimestamp32"
-  | "onInvalidDate"
-  | "undefinedAsNil"
-  | "writeFunction"
-  | "useToJSON"
-  | "mapAsEmptyObject"
-  | "setAsEmptyObject"
-  | "largeBigIntToFloat"
-  | "largeBigIntToString"
-  | "bigIntExtension"
-  | "moreTypes"
-  | "structuredClone"
-  | "bundleStrings"
-  | "maxDepth"
->;
-
-function encodeFlags(settings: PackrOptions): EncodeFlags {
-  const moreTypes = settings.moreTypes ?? settings.structuredClone === true;
-  return {
-    useFloat32: settings.useFloat32 ?? 0,
-    useTimestamp32: settings.useTimestamp32 === true,
-    onInvalidDate: settings.onInvalidDate ?? null,
-    undefinedAsNil: settings.encodeUndefinedAsNil === true,
-    writeFunction: (settings.writeFunction as ((fn: never) => unknown) | undefined) ?? null,
-    useToJSON: settings.useToJSON !== false,
-    mapAsEmptyObject: settings.mapAsEmptyObject === true,
-    setAsEmptyObject: settings.setAsEmptyObject === true,
-    largeBigIntToFloat: settings.largeBigIntToFloat === true,
-    largeBigIntToString: settings.largeBigIntToString === true,
-    bigIntExtension: settings.useBigIntExtension === true || moreTypes,
-    moreTypes,
-    structuredClone: settings.structuredClone === true,
-    bundleStrings: settings.bundleStrings === true,
-    maxDepth: settings.maxDepth ?? DEFAULT_MAX_DEPTH,
-  };
-}
-
-let contextOfPackr: (packr: Packr) => EncodeContext;
+let packerOf: (packr: Packr) => Packer;
 
 /**
  * The encode context of an instance (for the command line writer, which writes some records
  * itself during a pack: their ids come from the instance's structures).
  */
 export function encodeContextOf(packr: Packr): EncodeContext {
-  return contextOfPackr(packr);
+  return packerOf(packr).context;
 }
+
+/**
+ * The encoding and decoding options of a {@linkcode Packr}, as properties of the instance (see
+ * {@linkcode Unpackr}'s); the {@linkcode ConstructionOption}s are read-only.
+ */
+export interface Packr
+  extends
+    Omit<PackrOptions, ConstructionOption>,
+    Readonly<Omit<Pick<PackrOptions, ConstructionOption>, "structures">> {}
 
 /**
  * A MessagePack encoder (and decoder: a Packr is an {@linkcode Unpackr}) writing msgpackr's
@@ -88,54 +51,11 @@ export function encodeContextOf(packr: Packr): EncodeContext {
  * ```
  */
 export class Packr extends Unpackr {
-  #context: EncodeContext;
-  #output: OutputBuffer | null = null;
-  /** The last buffer given to {@linkcode Packr.useBuffer}, as a `Uint8Array` and a DataView. */
-  #given: { buffer: Uint8Array } & Omit<OutputBuffer, "position"> | null = null;
+  #packer: Packer;
 
   static {
-    contextOfPackr = (packr) => packr.#context;
+    packerOf = (packr) => packr.#packer;
   }
-
-  // The encoding options, as msgpackr copies them onto the instance (the decoding ones are
-  // Unpackr's). Assigning one of these changes what the next pack writes:
-  /** The `useTimestamp32` option; assignable. */
-  declare useTimestamp32: PackrOptions["useTimestamp32"];
-  /** The `encodeUndefinedAsNil` option; assignable. */
-  declare encodeUndefinedAsNil: PackrOptions["encodeUndefinedAsNil"];
-  /** The `onInvalidDate` option; assignable. */
-  declare onInvalidDate: PackrOptions["onInvalidDate"];
-  /** The `writeFunction` option; assignable. */
-  declare writeFunction: PackrOptions["writeFunction"];
-  /** The `useToJSON` option; assignable. */
-  declare useToJSON: PackrOptions["useToJSON"];
-  /** The `mapAsEmptyObject` option; assignable. */
-  declare mapAsEmptyObject: PackrOptions["mapAsEmptyObject"];
-  /** The `setAsEmptyObject` option; assignable. */
-  declare setAsEmptyObject: PackrOptions["setAsEmptyObject"];
-  /** The `largeBigIntToFloat` option; assignable. */
-  declare largeBigIntToFloat: PackrOptions["largeBigIntToFloat"];
-  /** The `largeBigIntToString` option; assignable. */
-  declare largeBigIntToString: PackrOptions["largeBigIntToString"];
-  /** The `useBigIntExtension` option; assignable. */
-  declare useBigIntExtension: PackrOptions["useBigIntExtension"];
-  /** The `moreTypes` option; assignable. */
-  declare moreTypes: PackrOptions["moreTypes"];
-  /** The `bundleStrings` option; assignable. */
-  declare bundleStrings: PackrOptions["bundleStrings"];
-  // these are read at construction only: assigning one throws a TypeError
-  /** The `maxOwnStructures` option; read-only (assigning it throws). */
-  declare readonly maxOwnStructures: PackrOptions["maxOwnStructures"];
-  /** The `variableMapSize` option; read-only (assigning it throws). */
-  declare readonly variableMapSize: PackrOptions["variableMapSize"];
-  /** The `coercibleKeyAsNumber` option; read-only (assigning it throws). */
-  declare readonly coercibleKeyAsNumber: PackrOptions["coercibleKeyAsNumber"];
-  /** The `skipValues` option; read-only (assigning it throws). */
-  declare readonly skipValues: PackrOptions["skipValues"];
-  /** The `saveStructures` option; read-only (assigning it throws). */
-  declare readonly saveStructures: PackrOptions["saveStructures"];
-  /** The `shouldShareStructure` option; read-only (assigning it throws). */
-  declare readonly shouldShareStructure: PackrOptions["shouldShareStructure"];
 
   /**
    * Creates an encoder.
@@ -143,50 +63,29 @@ export class Packr extends Unpackr {
    * @param options Encoding and decoding options; see {@linkcode PackrOptions}.
    */
   constructor(options: PackrOptions = {}) {
-    const useRecords = options.useRecords;
+    super(options);
     // a records Packr always has a structure table, shared by its encoder and decoder sides
-    const table = options.structures ?? (useRecords !== false ? [] : undefined);
-    super(table === options.structures ? options : { ...options, structures: table! });
-    const flags = encodeFlags(options);
-    this.#context = {
-      owner: this,
-      recordsPredicate: typeof useRecords === "function" ? useRecords : null,
-      variableMap:
-        !!(options.variableMapSize || options.coercibleKeyAsNumber || options.skipValues),
-      structures: useRecords === false ? null : new StructureEncoder(
-        options,
-        table!,
-        (shared) => decodeContextOf(this).records.replaceShared(shared),
-      ),
-      fixintsTo0x7f: useRecords === false,
-      useFloat32: flags.useFloat32,
-      useTimestamp32: flags.useTimestamp32,
-      onInvalidDate: flags.onInvalidDate,
-      undefinedAsNil: flags.undefinedAsNil,
-      coercibleKeyAsNumber: options.coercibleKeyAsNumber === true,
-      skipValues: options.skipValues ?? null,
-      writeFunction: flags.writeFunction,
-      useToJSON: flags.useToJSON,
-      mapAsEmptyObject: flags.mapAsEmptyObject,
-      setAsEmptyObject: flags.setAsEmptyObject,
-      largeBigIntToFloat: flags.largeBigIntToFloat,
-      largeBigIntToString: flags.largeBigIntToString,
-      bigIntExtension: flags.bigIntExtension,
-      moreTypes: flags.moreTypes,
-      structuredClone: flags.structuredClone,
-      bundleStrings: flags.bundleStrings,
-      maxDepth: flags.maxDepth,
-      extensions: globalExtensions,
-    };
+    let table = options.structures;
+    if (table === undefined && options.useRecords !== false) {
+      table = [];
+      const decoding = decodeContextOf(this);
+      decoding.records.replaceShared(table);
+      applyDecodeSettings(decoding, settingsOfInstance(this));
+    }
+    const packer = this.#packer = new Packer(
+      settingsOfInstance(this),
+      this,
+      table,
+      (shared) => decodeContextOf(this).records.replaceShared(shared),
+    );
     // Detached methods keep this instance (`const { pack } = new Packr(options)`, as msgpackr
     // code writes; see Unpackr): own properties doing what the prototype method does, or a
     // subclass's override bound.
     const base = Packr.prototype;
     const pack = this.pack === base.pack
       ? ((value: unknown, flags = 0) => {
-        const context = this.#context;
-        context.extensions = decodeContextOf(this).extensions;
-        return packWith(context, value, flags, this.#output);
+        packer.context.extensions = decodeContextOf(this).extensions;
+        return packer.pack(value, flags);
       }) as Packr["pack"]
       : this.pack.bind(this);
     this.pack = pack;
@@ -221,9 +120,9 @@ export class Packr extends Unpackr {
    */
   pack(value: unknown, flags: 512): ReusedBuffer;
   pack(value: unknown, flags = 0): Uint8Array<ArrayBuffer> {
-    const context = this.#context;
-    context.extensions = decodeContextOf(this).extensions;
-    return packWith(context, value, flags, this.#output);
+    const packer = this.#packer;
+    packer.context.extensions = decodeContextOf(this).extensions;
+    return packer.pack(value, flags);
   }
 
   /**
@@ -268,30 +167,17 @@ export class Packr extends Unpackr {
    * ```
    */
   useBuffer(buffer: Uint8Array<ArrayBuffer>): void {
-    let given = this.#given;
-    // the same buffer again (its previous results are done with) keeps its DataView: making one
-    // costs more than a small pack. A detached buffer (length 0) is checked anew.
-    if (given === null || given.buffer !== buffer || buffer.length === 0) {
-      const bytes = buffer.constructor === Uint8Array
-        ? buffer
-        : new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-      given = this.#given = {
-        buffer,
-        bytes,
-        view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      };
-    }
-    this.#output = { bytes: given.bytes, view: given.view, position: 0 };
+    this.#packer.useBuffer(buffer);
   }
 
   /** Where the next pack writes in the buffer given to {@linkcode Packr.useBuffer} (0 without). */
   get position(): number {
-    return this.#output === null ? 0 : this.#output.position;
+    return this.#packer.position;
   }
 
   /** Moves where the next pack writes in the buffer given to {@linkcode Packr.useBuffer}. */
   set position(value: number) {
-    if (this.#output !== null) this.#output.position = value;
+    this.#packer.position = value;
   }
 
   /** msgpackr's name for {@linkcode Packr.position}. */
@@ -307,12 +193,12 @@ export class Packr extends Unpackr {
    * `useRecords: false` without `structures`.
    */
   override get structures(): Structure[] & { sharedLength?: number } {
-    return this.#context.structures?.shared ?? super.structures ?? [];
+    return this.#packer.context.records?.shared ?? super.structures ?? [];
   }
 
   /** Replaces the shared structures table (see the getter). */
   override set structures(table: Structure[]) {
-    const structures = this.#context.structures;
+    const structures = this.#packer.context.records;
     if (structures === null) {
       super.structures = table;
       return;
@@ -337,59 +223,23 @@ export class Packr extends Unpackr {
    * ```
    */
   clearSharedData(): void {
-    const structures = this.#context.structures;
+    const structures = this.#packer.context.records;
     if (structures === null) return;
     structures.replaceShared([]);
     structures.lastSavedLength = 0;
   }
 }
 
-/** Rewrites the decode and encode flags of a Packr from its settings (an option was assigned). */
-function applyPackrSettings(unpackr: Unpackr): void {
-  const flags = encodeFlags(settingsOfInstance(unpackr));
-  applyDecodeSettings(unpackr);
-  Object.assign(encodeContextOf(unpackr as Packr), flags);
-}
-
 defineOptionAccessors(
-  Packr.prototype,
-  [
-    // Unpackr's, which a Packr applies to its encoder too
-    "mapsAsObjects",
-    "int64AsType",
-    "useFloat32",
-    "copyBuffers",
-    "structuredClone",
-    "allowArraysInMapKeys",
-    "trusted",
-    "fatal",
-    "maxDepth",
-    // the encoder's
-    "useTimestamp32",
-    "encodeUndefinedAsNil",
-    "onInvalidDate",
-    "writeFunction",
-    "useToJSON",
-    "mapAsEmptyObject",
-    "setAsEmptyObject",
-    "largeBigIntToFloat",
-    "largeBigIntToString",
-    "useBigIntExtension",
-    "moreTypes",
-    "bundleStrings",
-  ],
-  [
-    "maxOwnStructures",
-    "variableMapSize",
-    "coercibleKeyAsNumber",
-    "skipValues",
-    "saveStructures",
-    "shouldShareStructure",
-  ],
-  applyPackrSettings,
+  Packr.prototype as Packr,
+  DECODER | ENCODER,
+  settingsOfInstance,
+  (packr) => {
+    const settings = settingsOfInstance(packr);
+    applyDecodeSettings(decodeContextOf(packr), settings);
+    applyEncodeSettings(packerOf(packr).context, settings);
+  },
 );
-
-const defaultPackr = new Packr({ useRecords: false });
 
 /**
  * Alias of {@linkcode Packr} (the same class).
@@ -416,37 +266,3 @@ export const Encoder: typeof Packr = Packr;
  * ```
  */
 export type Encoder = Packr;
-
-/**
- * Packs a value as standard MessagePack (objects as maps, no records), readable by any
- * MessagePack decoder; byte-identical to msgpackr's `pack`.
- *
- * @param value The value to pack.
- * @param flags Optional buffer flags, as for {@linkcode Packr.pack}.
- * @returns A new `Uint8Array` with exactly the packed bytes.
- *
- * @example Usage
- * ```ts
- * import { pack, unpack } from "@x/msgpackr";
- * import assert from "node:assert/strict";
- *
- * const bytes = pack({ greeting: "hello", list: [1, 2, 3] });
- * assert.deepEqual(unpack(bytes), { greeting: "hello", list: [1, 2, 3] });
- * ```
- */
-export function pack(value: unknown, flags?: number): Uint8Array<ArrayBuffer> {
-  return defaultPackr.pack(value, flags);
-}
-
-/**
- * Alias of {@linkcode pack} (the same function).
- *
- * @example Usage
- * ```ts
- * import { decode, encode } from "@x/msgpackr";
- * import assert from "node:assert/strict";
- *
- * assert.equal(decode(encode("hi")), "hi");
- * ```
- */
-export const encode: typeof pack = pack;

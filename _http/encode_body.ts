@@ -3,7 +3,8 @@
 
 // How a value or a stream of values becomes a body, for responses and for requests alike.
 
-import { pack, Packr } from "../_encode/packr.ts";
+import { Packr } from "../_encode/packr.ts";
+import { pack } from "../_encode/pack.ts";
 import { PackrStream } from "../_stream/packr_stream.ts";
 import type { PackrStreamOptions } from "../_stream/chunk_encoder.ts";
 import { type JsonReplacer, stringifyJson } from "./json.ts";

@@ -6,7 +6,8 @@
 // gets an inline ("own") id, how ids are reused, and the save/reload protocol for shared
 // structures. This module decides ids; the encoder writes the bytes.
 
-import type { IsCompatible, PackrOptions, Structure } from "../_core/options.ts";
+import type { IsCompatible, Structure } from "../_core/options.ts";
+import type { ENCODER, ResolvedOptions } from "../_core/option_table.ts";
 import { markSharedLength } from "./table.ts";
 
 /**
@@ -50,6 +51,18 @@ export interface NestedSave {
   pendingLength: number;
 }
 
+/** The options a {@linkcode StructureEncoder} reads, each as given or its default. */
+export type StructureOptions = Pick<
+  ResolvedOptions<typeof ENCODER>,
+  | "structures"
+  | "getStructures"
+  | "saveStructures"
+  | "shouldShareStructure"
+  | "sequential"
+  | "maxSharedStructures"
+  | "maxOwnStructures"
+>;
+
 /** Per-Packr record structure state and policy. */
 export class StructureEncoder {
   readonly maxShared: number;
@@ -91,17 +104,20 @@ export class StructureEncoder {
   /** A pack of this Packr is running. */
   packing = false;
 
+  /**
+   * @param options The encoder's options, each as given or its default (`_core/option_table.ts`).
+   * @param table The shared table to start from.
+   * @param onReplaced Called when the shared table is replaced.
+   */
   constructor(
-    options: PackrOptions,
+    options: StructureOptions,
     table: Structure[],
     onReplaced: (shared: Structure[]) => void,
   ) {
-    const hasShared = !!(options.structures || options.saveStructures || options.getStructures);
-    this.sequential = options.sequential === true;
-    let maxShared = options.maxSharedStructures ?? (hasShared ? 32 : 0);
-    if (this.sequential && options.maxSharedStructures === undefined && !hasShared) maxShared = 0;
+    this.sequential = options.sequential;
+    const maxShared = options.maxSharedStructures;
     if (maxShared > 8160) throw new RangeError("Maximum maxSharedStructure is 8160");
-    const maxOwn = options.maxOwnStructures ?? (hasShared || this.sequential ? 32 : 64);
+    const maxOwn = options.maxOwnStructures;
     this.maxShared = maxShared;
     this.maxOwn = maxOwn;
     this.twoByte = maxShared > 32 || maxOwn + maxShared > 64;

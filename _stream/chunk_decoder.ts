@@ -22,7 +22,8 @@ import { toBytes } from "../_core/bytes.ts";
 import { decodeMany } from "../_decode/decoder.ts";
 import { DecodeError, IncompleteDataError } from "../_core/errors.ts";
 import type { UnpackrOptions } from "../_core/options.ts";
-import { decodeContextOf, Unpackr } from "../_decode/unpackr.ts";
+import type { Unpackr } from "../_decode/unpackr.ts";
+import { createDecodeContext, type DecodeContext, decodeContextOf } from "../_decode/context.ts";
 import { COMPLETE, NEED_MORE, ValueScanner } from "./value_scanner.ts";
 
 /** Default bound on the bytes held for an incomplete value: 64 MiB, as msgpackr. */
@@ -99,7 +100,8 @@ export class ChunkDecoder {
     copiedBytes: 0,
     fallbacks: 0,
   };
-  readonly #unpackr: Unpackr;
+  /** The context of the stream's decoder: its own, sequential, or the given Unpackr's. */
+  readonly #context: DecodeContext;
   readonly #maxHeld: number;
   readonly #scanner = new ValueScanner();
   /** Bytes of an incomplete value (from offset 0), or null. Never decoded from while held. */
@@ -127,7 +129,9 @@ export class ChunkDecoder {
       );
     }
     this.#maxHeld = maxHeld;
-    this.#unpackr = unpackr ?? new Unpackr({ ...unpackrOptions, sequential: true });
+    this.#context = unpackr !== undefined
+      ? decodeContextOf(unpackr)
+      : createDecodeContext({ ...unpackrOptions, sequential: true });
   }
 
   /** Bytes held for a value that has not ended yet. */
@@ -173,7 +177,7 @@ export class ChunkDecoder {
       );
       this.#append(chunk, offset, offset + take);
       offset += take;
-      const result = scanner.scan(this.#held, this.#heldLength, decodeContextOf(this.#unpackr));
+      const result = scanner.scan(this.#held, this.#heldLength, this.#context);
       if (result === NEED_MORE) {
         this.#checkBound(scanner.needEnd);
         continue;
@@ -204,7 +208,7 @@ export class ChunkDecoder {
     this.stats.decodedBytes += length;
     try {
       decodeMany(
-        decodeContextOf(this.#unpackr),
+        this.#context,
         held.subarray(0, length),
         0,
         length,
@@ -250,7 +254,7 @@ export class ChunkDecoder {
   ): void {
     // decode from a view that ends at `end`, so bytes past it read as the end of the input
     const bytes = end === source.length ? source : source.subarray(0, end);
-    const context = decodeContextOf(this.#unpackr);
+    const context = this.#context;
     let last = start;
     this.stats.decodeCalls++;
     this.stats.decodedBytes += end - start;

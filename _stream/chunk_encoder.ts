@@ -8,7 +8,8 @@
 // `useBuffer` starts each value on an 8-byte boundary; the few bytes of padding are closed with
 // `copyWithin`, so a chunk is exactly the concatenated values.
 
-import { Packr } from "../_encode/packr.ts";
+import type { Packr } from "../_encode/packr.ts";
+import { Packer } from "../_encode/packer.ts";
 import type { PackrOptions } from "../_core/options.ts";
 
 /** Default `coalesceBytes`: 16 KiB, about one TLS record or a typical HTTP/2 frame. */
@@ -55,9 +56,10 @@ export interface PackrStreamOptions extends PackrOptions {
 
 /** Packs values and groups their bytes into chunks. */
 export class ChunkEncoder {
-  readonly #packr: Packr;
-  /** The Packr was given (`packr` option): it packs on its own, and its output is copied. */
-  readonly #given: boolean;
+  /** The given Packr (`packr` option): it packs on its own, and its output is copied. */
+  readonly #packr: Packr | undefined;
+  /** The stream's own encoder, when no Packr was given: it writes into the arena. */
+  readonly #packer: Packer | undefined;
   readonly #threshold: number;
   #arena: Uint8Array<ArrayBuffer>;
   #length = 0;
@@ -78,13 +80,15 @@ export class ChunkEncoder {
       );
     }
     this.#threshold = threshold;
-    this.#given = packr !== undefined;
-    this.#packr = packr ??
-      (packrOptions.useRecords === false
-        ? new Packr(packrOptions)
-        : new Packr({ sequential: true, ...packrOptions }));
+    this.#packr = packr;
     this.#arena = new Uint8Array(Math.max(threshold + PACKER_HEADROOM, 2 * PACKER_HEADROOM));
-    if (!this.#given) this.#packr.useBuffer(this.#arena);
+    if (packr === undefined) {
+      const settings = packrOptions.useRecords === false
+        ? packrOptions
+        : { sequential: true, ...packrOptions };
+      const packer = this.#packer = new Packer(settings, undefined, settings.structures);
+      packer.useBuffer(this.#arena);
+    }
   }
 
   /** Bytes packed but not handed out yet. */
@@ -99,14 +103,14 @@ export class ChunkEncoder {
    * @param out Receives the chunks to send.
    */
   write(value: unknown, out: Uint8Array<ArrayBuffer>[]): void {
-    const packr = this.#packr;
-    if (this.#given) {
-      this.#add(packr.pack(value), out);
+    const packer = this.#packer;
+    if (packer === undefined) {
+      this.#add(this.#packr!.pack(value), out);
       return;
     }
     const arena = this.#arena;
-    packr.position = this.#length;
-    const bytes = packr.pack(value);
+    packer.position = this.#length;
+    const bytes = packer.pack(value, 0);
     if (bytes.buffer === arena.buffer) {
       const at = bytes.byteOffset;
       if (at !== this.#length) arena.copyWithin(this.#length, at, at + bytes.length);
@@ -115,7 +119,7 @@ export class ChunkEncoder {
       return;
     }
     // the value did not fit: the packer wrote it into a buffer of its own, which is now ours
-    packr.useBuffer(arena);
+    packer.useBuffer(arena);
     const pending = this.take();
     if (pending !== null) out.push(pending);
     out.push(bytes);
@@ -151,7 +155,7 @@ export class ChunkEncoder {
     if (length * 4 < arena.length) return arena.slice(0, length);
     // most of the arena is used: hand it out as it is and start a new one
     this.#arena = new Uint8Array(arena.length);
-    if (!this.#given) this.#packr.useBuffer(this.#arena);
+    this.#packer?.useBuffer(this.#arena);
     return arena.subarray(0, length);
   }
 }

@@ -9,7 +9,7 @@ export { decodeIter, encodeIter, type StreamSource } from "./iterators.ts";
 export type { PackrStreamOptions } from "./chunk_encoder.ts";
 export type { UnpackrStreamOptions } from "./chunk_decoder.ts";
 // the option and input types the stream API refers to, so `stream.ts` documents completely
-export type { MessagePackSource } from "../_decode/unpackr.ts";
+export type { MessagePackSource } from "../_decode/unpack.ts";
 export type {
   Int64Type,
   IsCompatible,

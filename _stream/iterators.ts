@@ -3,7 +3,7 @@
 
 import { chunkBytes, ChunkDecoder, type UnpackrStreamOptions } from "./chunk_decoder.ts";
 import { ChunkEncoder, type PackrStreamOptions } from "./chunk_encoder.ts";
-import type { MessagePackSource } from "../_decode/unpackr.ts";
+import type { MessagePackSource } from "../_decode/unpack.ts";
 
 /**
  * A source of values or chunks: an iterable, an async iterable, or a `ReadableStream`.

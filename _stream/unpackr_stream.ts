@@ -3,7 +3,7 @@
 
 import { chunkBytes, ChunkDecoder, type UnpackrStreamOptions } from "./chunk_decoder.ts";
 import { errorWhenDrained } from "./drain.ts";
-import type { MessagePackSource } from "../_decode/unpackr.ts";
+import type { MessagePackSource } from "../_decode/unpack.ts";
 
 /**
  * A `TransformStream` that decodes a MessagePack byte stream (any `BufferSource` chunks) into

@@ -12,7 +12,7 @@
 // The decoder stays the authority: the scanner only says "complete", "need more" or "cannot
 // follow" (bad bytes, or a header it cannot size), and the caller then lets the decoder judge.
 
-import type { DecodeContext } from "../_decode/decoder.ts";
+import type { DecodeContext } from "../_decode/context.ts";
 import type { Extension } from "../_core/extensions.ts";
 import type { RecordTable } from "../_records/table.ts";
 import {

@@ -7,7 +7,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Packr, type PackrOptions, Unpackr, type UnpackrOptions } from "../../mod.ts";
-import { decodeContextOf } from "../../_decode/unpackr.ts";
+import { decodeContextOf } from "../../_decode/context.ts";
 import {
   COMPLETE,
   INVALID,

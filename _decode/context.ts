@@ -1,0 +1,105 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+import { type ExtensionRegistry, globalExtensions } from "../_core/extensions.ts";
+import {
+  DECODER,
+  type ResolvedOptions,
+  resolveOptions,
+  type Settings,
+} from "../_core/option_table.ts";
+import type { RecordTable } from "../_records/table.ts";
+import { createRecordTable } from "./decoder.ts";
+
+// What a decode needs from the decoder that runs it: the decoding options as given or their
+// defaults (`_core/option_table.ts`), what the reader derives from them, the record table and the
+// extensions. An `Unpackr` (or a `Packr`'s decoding half, or a stream) makes one with
+// `createDecodeContext`; the exported `unpack` has its own, with no class around it.
+
+/** How 64-bit integers decode: 0 bigint, 1 number, 2 string, 3 auto. */
+export type Int64Mode = 0 | 1 | 2 | 3;
+
+const INT64_MODES: Record<string, Int64Mode> = { bigint: 0, number: 1, string: 2, auto: 3 };
+
+/** The fields the reader derives from the options, written again when an option is assigned. */
+interface DerivedFlags {
+  /** `int64AsType` as the reader switches on it. */
+  int64: Int64Mode;
+  /** `useFloat32` is `DECIMAL_ROUND` or `DECIMAL_FIT`: float32 values are rounded. */
+  roundFloat32: boolean;
+  /** `structuredClone: false` was given: reference extensions are errors. */
+  rejectReferences: boolean;
+  /**
+   * Inline definitions persist from one `unpack` to the next (`trusted`, or `sequential` without
+   * `trusted: false`, for a decoder with a structure table); otherwise each `unpack` undoes its own
+   * (docs/wire-format.md, "The decoder's structure table").
+   */
+  keepDefinitions: boolean;
+  /**
+   * `unpackMultiple` keeps definitions between calls (msgpackr: for a decoder with a structure
+   * table: `structures`, `getStructures` or `sequential`).
+   */
+  persistInMultiple: boolean;
+}
+
+/** Everything a decode needs from the decoder that runs it. */
+export interface DecodeContext extends ResolvedOptions<typeof DECODER>, DerivedFlags {
+  readonly records: RecordTable;
+  extensions: ExtensionRegistry;
+}
+
+function derive(settings: Settings, records: RecordTable): DerivedFlags {
+  // msgpackr's deprecated `int64AsNumber` (an Unpackr turns it into `int64AsType` when made)
+  const int64Type = settings.int64AsType ?? (settings.int64AsNumber ? "number" : "bigint");
+  if (!Object.hasOwn(INT64_MODES, int64Type)) {
+    throw new TypeError(`Unknown int64AsType "${int64Type}"`);
+  }
+  const sequential = settings.sequential === true;
+  // msgpackr: only a decoder with a table keeps definitions, and `sequential` sets `trusted`
+  // unless that is `false`
+  const hasTable = records.shared !== null || records.getStructures !== null || sequential;
+  return {
+    int64: INT64_MODES[int64Type],
+    roundFloat32: (settings.useFloat32 ?? 0) > 2,
+    rejectReferences: settings.structuredClone === false,
+    keepDefinitions: hasTable && (!!settings.trusted || (sequential && settings.trusted !== false)),
+    persistInMultiple: hasTable,
+  };
+}
+
+/** The decode context of each `Unpackr` (and `Packr`), for the streams given one. */
+const contexts = new WeakMap<object, DecodeContext>();
+
+/** The decode context of `decoder`, an `Unpackr` (or `Packr`). */
+export function decodeContextOf(decoder: object): DecodeContext {
+  const context = contexts.get(decoder);
+  if (context === undefined) throw new TypeError("Not an Unpackr");
+  return context;
+}
+
+/**
+ * A decode context for `settings`, with a record table of its own and the global extensions;
+ * `owner` (an Unpackr) can then find it with {@linkcode decodeContextOf}.
+ */
+export function createDecodeContext(settings: Settings, owner?: object): DecodeContext {
+  const records = createRecordTable(
+    settings.structures ?? null,
+    settings.getStructures ?? null,
+    settings.freezeData === true,
+    settings.compileRecordReaders !== false,
+  );
+  // the spread makes a fast object of the resolved options (see `resolveOptions`)
+  const context = {
+    ...resolveOptions(settings, DECODER),
+    ...derive(settings, records),
+    records,
+    extensions: globalExtensions,
+  } as DecodeContext;
+  if (owner !== undefined) contexts.set(owner, context);
+  return context;
+}
+
+/** Writes the options of `settings` (one was assigned) into `context` again. */
+export function applyDecodeSettings(context: DecodeContext, settings: Settings): void {
+  Object.assign(context, resolveOptions(settings, DECODER), derive(settings, context.records));
+}

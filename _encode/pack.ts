@@ -1,0 +1,48 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// This module is browser compatible.
+
+// The exported `pack`: standard MessagePack from a context of its own, with no class around it
+// and none of the writer's features that options ask for (see `_encode/context.ts`), so a
+// program that only packs ships neither the decoder nor the record writer.
+
+import { createEncodeContext } from "./context.ts";
+import { packWith } from "./encoder.ts";
+
+/** `this` for extension callbacks during the exported `pack`, as its Packr is for msgpackr's. */
+const owner = { pack, encode: pack };
+/** The context of the exported `pack`: `useRecords: false`. */
+const defaultContext = createEncodeContext({ useRecords: false }, owner);
+
+/**
+ * Packs a value as standard MessagePack (objects as maps, no records), readable by any
+ * MessagePack decoder; byte-identical to msgpackr's `pack`.
+ *
+ * @param value The value to pack.
+ * @param flags Optional buffer flags, as for {@linkcode Packr.pack}.
+ * @returns A new `Uint8Array` with exactly the packed bytes.
+ *
+ * @example Usage
+ * ```ts
+ * import { pack, unpack } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const bytes = pack({ greeting: "hello", list: [1, 2, 3] });
+ * assert.deepEqual(unpack(bytes), { greeting: "hello", list: [1, 2, 3] });
+ * ```
+ */
+export function pack(value: unknown, flags = 0): Uint8Array<ArrayBuffer> {
+  return packWith(defaultContext, value, flags, null);
+}
+
+/**
+ * Alias of {@linkcode pack} (the same function).
+ *
+ * @example Usage
+ * ```ts
+ * import { decode, encode } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(decode(encode("hi")), "hi");
+ * ```
+ */
+export const encode: typeof pack = pack;
