@@ -22,9 +22,9 @@
  *   bundle). A shipped bundle is one file already: its list is that of the program bundling the
  *   same entry point whole.
  *
- * It always exits non-zero when an entry measured exceeds its budget, after printing the table and
- * a line per entry over budget on stderr, so CI fails on it. Needs Deno, `node_modules` (bun,
- * TypeScript) and npm.
+ * It always exits with 1 when an entry measured exceeds its budget, after printing the table and a
+ * line per entry over budget on stderr, so CI fails on it; with 2 when it cannot measure (a wrong
+ * argument, a failed build or bundle). Needs Deno, `node_modules` (bun, TypeScript) and npm.
  *
  * @module
  */
@@ -372,23 +372,29 @@ async function build(): Promise<void> {
 }
 
 if (BUILD) await build();
-for (const entry of selected) {
-  if (entry.file === undefined) continue;
+// the npm build, and the shipped files measured
+for (const built of ["dist/npm", ...selected.flatMap((entry) => entry.file ?? [])]) {
   try {
-    await Deno.stat(`${ROOT}${entry.file}`);
+    await Deno.stat(`${ROOT}${built}`);
   } catch {
-    fail(`${entry.file} is missing: build it (deno run -A scripts/build.ts) or drop --no-build`);
+    fail(`${built} is missing: build it (deno run -A scripts/build.ts) or drop --no-build`);
   }
 }
-const project = await installedProject();
-let measured: Measured[];
+const measured: Measured[] = [];
+let bundler = "";
+let failure: unknown = null;
+const project = await installedProject().catch((error) =>
+  fail(`cannot lay out the package: ${error}`)
+);
 try {
-  measured = [];
   for (const entry of selected) measured.push(await measure(project, entry));
+  bundler = `bun ${(await run(BUN, ["--version"], ROOT)).trim()}`;
+} catch (error) {
+  failure = error;
 } finally {
   await Deno.remove(project, { recursive: true });
 }
-const bundler = `bun ${(await run(BUN, ["--version"], ROOT)).trim()}`;
+if (failure !== null) fail(`cannot measure: ${failure}`);
 const over = measured.filter((entry) => entry.over);
 if (JSON_OUTPUT) {
   const report: Report = { kb: KB, bundler, entries: measured, over: over.length > 0 };
