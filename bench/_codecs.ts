@@ -7,21 +7,13 @@ import "../_records/pool.ts";
 import * as msgpackr from "msgpackr";
 import * as msgpack from "@msgpack/msgpack";
 import { msgpackrBrowser } from "./_msgpackr_browser.ts";
+import { type Prepared, prepared, prepareJson, prepareLibrary } from "./_prepare.ts";
 
 /**
  * Whether msgpackr loaded its native addon (msgpackr-extract, which makes the strings of its
  * unpacking) in this runtime, as msgpackr itself reports it; its packing is JavaScript either way.
  */
 export const msgpackrNative: boolean = msgpackr.isNativeAccelerationEnabled;
-
-/** A codec ready for one payload: `encode()` packs it, `decode()` unpacks its own bytes. */
-export interface Prepared {
-  encode(): unknown;
-  decode(): unknown;
-  /** Unpacks a new copy of its bytes (`bench/paired.ts --fresh-inputs`). */
-  decodeCopy(): unknown;
-  bytes: Uint8Array;
-}
 
 /** A codec under test. */
 export interface Codec {
@@ -31,35 +23,6 @@ export interface Codec {
   prepare(value: unknown): Prepared;
 }
 
-function prepared(encode: () => Uint8Array, decode: (bytes: Uint8Array) => unknown): Prepared {
-  const bytes = new Uint8Array(encode());
-  return { encode, decode: () => decode(bytes), decodeCopy: () => decode(bytes.slice()), bytes };
-}
-
-/** The library's API as the benches use it: `mod.ts` of this tree or of another (`ab.ts`). */
-export type Library = Pick<typeof ours, "pack" | "unpack" | "Packr" | "Unpackr">;
-
-/**
- * `lib` prepared for `value`: `pack`/`unpack`, or with `records` a Packr and an Unpackr sharing
- * structures, learned by one pack first, so that later packs only reference shared structures;
- * `noEval` decodes them with the interpreted reader, as the no-eval entry does.
- */
-export function prepareLibrary(
-  lib: Library,
-  records: boolean,
-  value: unknown,
-  noEval = false,
-): Prepared {
-  if (!records) return prepared(() => lib.pack(value), (bytes) => lib.unpack(bytes));
-  const structures: string[][] = [];
-  const packr = new lib.Packr({ structures });
-  packr.pack(value);
-  const unpackr = new lib.Unpackr({ structures, compileRecordReaders: !noEval });
-  return prepared(() => packr.pack(value), (bytes) => unpackr.unpack(bytes));
-}
-
-const textEncoder = new TextEncoder();
-const textDecoder = new TextDecoder();
 const msgpackEncoder = new msgpack.Encoder();
 const msgpackDecoder = new msgpack.Decoder();
 
@@ -103,11 +66,7 @@ export const codecs: Codec[] = [
   {
     name: "JSON",
     accepts: (json) => json,
-    prepare: (value) =>
-      prepared(
-        () => textEncoder.encode(JSON.stringify(value)),
-        (bytes) => JSON.parse(textDecoder.decode(bytes)),
-      ),
+    prepare: prepareJson,
   },
   {
     name: "ours records",

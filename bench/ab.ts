@@ -29,8 +29,8 @@ import { execFileSync } from "node:child_process";
 import process from "node:process";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Library, type Prepared, prepareLibrary } from "./_codecs.ts";
-import { pairedSlices, type PairedTimes } from "./_measure.ts";
+import { type Library, type Prepared, prepareLibrary } from "./_prepare.ts";
+import { pairedSlices, type PairedTimes } from "./_slices.ts";
 import { payloads } from "./_payloads.ts";
 import { ARGS, option, RUNTIME } from "./_runtime.ts";
 

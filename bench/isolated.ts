@@ -30,7 +30,8 @@ import { spawnSync } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { codecNamed } from "./_codecs.ts";
-import { formatTime, timeSlice } from "./_measure.ts";
+import { formatTime } from "./_measure.ts";
+import { timeSlice } from "./_slices.ts";
 import { payloads } from "./_payloads.ts";
 import { option, RUNTIME } from "./_runtime.ts";
 

@@ -24,8 +24,9 @@
  * runs this script on each runtime that way and writes bench/RESULTS.md from what it prints.
  */
 
-import { pairedSlices, type PairedTimes } from "./_measure.ts";
-import { codecNamed, msgpackrNative, type Prepared } from "./_codecs.ts";
+import { pairedSlices, type PairedTimes } from "./_slices.ts";
+import { codecNamed, msgpackrNative } from "./_codecs.ts";
+import type { Prepared } from "./_prepare.ts";
 import { payloads } from "./_payloads.ts";
 import { ARGS, option, RUNTIME } from "./_runtime.ts";
 

@@ -2,22 +2,33 @@
 /**
  * Writes bench/RESULTS.md from one run at one commit: `paired.ts --json` on Deno and then on Bun,
  * one table per runtime (our time per operation, and the paired ratios against msgpackr and JSON),
- * the ranges of those ratios, and every cell behind with its reason from `_behind.ts`.
+ * the ranges of those ratios, the browser bundles in Chromium (`browser.ts --json`, which builds
+ * them first), and every Deno and Bun cell behind with its reason from `_behind.ts`.
  *
  *   deno run -A bench/report.ts [--pairs=<n>] [--payload=<substring>] [--out=<file>]
  *   (npm run bench:report)
  *
  * It runs on Deno and starts each runtime as a process of its own (`node_modules/.bin/deno` and
  * `node_modules/.bin/bun`, or the ones on PATH), so the measuring is `paired.ts`'s, the same as
- * `npm run bench:paired:deno` / `:bun`; this script only describes the machine and formats. The
- * file it writes is formatted with `deno fmt`. `--payload` and `--pairs` are passed to `paired.ts`
- * (the page says so when they are given); `--out` writes elsewhere than bench/RESULTS.md.
+ * `npm run bench:paired:deno` / `:bun` and `npm run bench:browser`; this script only describes the
+ * machine and formats. The file it writes is formatted with `deno fmt`. `--payload` and `--pairs`
+ * are passed to `paired.ts` and `browser.ts` (the page says so when they are given); `--out`
+ * writes elsewhere than bench/RESULTS.md.
  */
 
-import { formatTime } from "./_measure.ts";
 import { type Operation, reasonFor, REASONS } from "./_behind.ts";
+import {
+  behind,
+  browserSection,
+  columnOf,
+  OPERATIONS,
+  ratiosTable,
+  type Rival,
+  RIVALS,
+} from "./_results_table.ts";
 import { option } from "./_runtime.ts";
-import type { PairedCell, PairedRun } from "./paired.ts";
+import type { BrowserRun } from "./browser.ts";
+import type { PairedRun } from "./paired.ts";
 
 /** The repository's root directory (this file is in bench/). */
 const ROOT = decodeURIComponent(new URL("..", import.meta.url).pathname);
@@ -34,11 +45,6 @@ const PASSED = ["pairs", "payload"].flatMap((name) => {
 });
 /** The page is one screen of tables and a list: past this it is a log again. */
 const MAX_LINES = 300;
-
-/** The columns of a runtime's table, in order. */
-const OPERATIONS: readonly Operation[] = ["pack", "unpack", "records pack", "records unpack"];
-type Rival = "msgpackr" | "JSON";
-const RIVALS: readonly Rival[] = ["msgpackr", "JSON"];
 
 /** The standard output of `command args`, run in the repository; throws when it fails. */
 async function run(
@@ -93,33 +99,6 @@ function packageVersion(...paths: string[]): string {
   return "(not installed)";
 }
 
-/** The column a cell belongs to, and its rival's kind. */
-function columnOf(cell: PairedCell): [Operation, Rival] {
-  const operation = cell.mine === "ours records" ? `records ${cell.operation}` : cell.operation;
-  return [operation as Operation, cell.rival === "JSON" ? "JSON" : "msgpackr"];
-}
-
-/** A runtime's cells by payload, operation and rival. */
-function byPayload(run: PairedRun): Map<string, Map<string, PairedCell>> {
-  const rows = new Map<string, Map<string, PairedCell>>();
-  for (const cell of run.cells) {
-    if (!rows.has(cell.payload)) rows.set(cell.payload, new Map());
-    rows.get(cell.payload)!.set(columnOf(cell).join(" vs "), cell);
-  }
-  return rows;
-}
-
-/** Whether a ratio is below 1.0× as the page prints it (to two decimals): we are behind. */
-function behind(ratio: number): boolean {
-  return Math.round(ratio * 100) < 100;
-}
-
-/** "1.23×", bold below 1.0× (we are behind). */
-function ratio(value: number): string {
-  const text = `${value.toFixed(2)}×`;
-  return behind(value) ? `**${text}**` : text;
-}
-
 /** The runtime's name alone: "Deno" or "Bun". */
 function shortName(run: PairedRun): string {
   return run.runtime.split(" ")[0];
@@ -144,30 +123,6 @@ function rangesTable(runs: readonly PairedRun[]): string[] {
       RIVALS.map((rival) => `${range(run, operation, rival)} ${rival}`).join(", ")
     );
     lines.push(`| ${shortName(run)} | ${cells.join(" | ")} |`);
-  }
-  return lines;
-}
-
-/** A runtime's table: a row per payload; per operation our time and the two ratios. */
-function runtimeTable(run: PairedRun): string[] {
-  const header = ["payload"];
-  for (const operation of OPERATIONS) header.push(operation, "vs msgpackr", "vs JSON");
-  const lines = [
-    `| ${header.join(" | ")} |`,
-    `| --- | ${header.slice(1).map(() => "---:").join(" | ")} |`,
-  ];
-  for (const [payload, cells] of byPayload(run)) {
-    const row = [payload];
-    for (const operation of OPERATIONS) {
-      const mine = cells.get(`${operation} vs msgpackr`);
-      const json = cells.get(`${operation} vs JSON`);
-      row.push(
-        mine === undefined ? "–" : formatTime(mine.oursNs),
-        mine === undefined ? "–" : ratio(mine.median),
-        json === undefined ? "–" : ratio(json.median),
-      );
-    }
-    lines.push(`| ${row.join(" | ")} |`);
   }
   return lines;
 }
@@ -241,6 +196,10 @@ const runs = [
   await measure(binary("deno"), ["run", "-A"]),
   await measure(binary("bun"), []),
 ];
+console.error("deno run -A bench/browser.ts");
+const browserRun = JSON.parse(
+  await run(binary("deno"), ["run", "-A", "bench/browser.ts", "--json", ...PASSED], "inherit"),
+) as BrowserRun;
 const first = runs[0];
 
 const page = [
@@ -270,9 +229,9 @@ const page = [
   "faster); a cell is the median ratio of its pairs, a time our median time per call." +
   (PASSED.length === 0 ? "" : ` This run was given \`${PASSED.join(" ")}\`.`),
   "",
-  "How to re-run: `npm ci && npm run bench:report` (both runtimes, a few minutes, on a quiet " +
-  "machine); `npm run bench:paired:deno` or `npm run bench:paired:bun` prints one runtime's " +
-  "ratios with their quartiles.",
+  "How to re-run: `npm ci && npm run bench:report` (both runtimes and Chromium, a few minutes, " +
+  "on a quiet machine); `npm run bench:paired:deno` or `npm run bench:paired:bun` prints one " +
+  "runtime's ratios with their quartiles, `npm run bench:browser` the Chromium tables.",
   "",
   "## Ranges",
   "",
@@ -283,12 +242,13 @@ const page = [
   ...runs.flatMap((run) => [
     `## ${run.runtime}`,
     "",
-    ...runtimeTable(run),
+    ...ratiosTable(run.cells),
     "",
   ]),
+  ...browserSection(browserRun, "##"),
   "## Where we are behind, and why",
   "",
-  "Every cell below 1.0×, with the quartiles of its pair ratios in brackets (an upper quartile " +
+  "Every Deno and Bun cell below 1.0×, with the quartiles of its pair ratios in brackets (an upper quartile " +
   "above 1.0× is within this run's noise), and its measured cause (bench/_behind.ts).",
   "",
   ...behindList(runs),

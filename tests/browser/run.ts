@@ -28,13 +28,13 @@
  * @module
  */
 
-import { chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { PackrStream } from "../../stream.ts";
 import { row } from "./rows.js";
+import { CHROMIUM, launchChromium } from "./_chromium.ts";
 
 const here = new URL("./", import.meta.url);
 const dist = new URL("../../dist/", import.meta.url);
-const CHROMIUM = Deno.env.get("CHROMIUM") ?? "/usr/bin/chromium";
 const PAGE_TIMEOUT_MS = 60_000;
 const CODE_GENERATION = /\bnew\s+Function\b|(?<![\w$])Function\s*\(|(?<![\w$])eval\s*\(/;
 
@@ -168,7 +168,7 @@ function checkBundleTexts(): void {
 }
 
 async function runCase(
-  browser: Awaited<ReturnType<typeof chromium.launch>>,
+  browser: Browser,
   origin: string,
   testCase: Case,
 ): Promise<void> {
@@ -245,19 +245,7 @@ const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, han
 const origin = `http://127.0.0.1:${server.addr.port}`;
 try {
   checkBundleTexts();
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  const browser = await launchChromium();
   try {
     console.log(`- ${CHROMIUM}: ${browser.version()}, serving ${origin}`);
     for (const testCase of CASES) {

@@ -1,0 +1,418 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+
+/**
+ * What each entry costs a page: bundles one-line programs from the npm package as a user's bundler
+ * does (`bun build --minify --target=browser`), measures the browser bundles of `dist/` as they
+ * ship, and prints the minified and gzipped (level 9) bytes of each against its budget.
+ *
+ *   deno run -A scripts/size.ts [--no-build] [--json] [--modules=<entry>]
+ *   (npm run size)
+ *
+ * - First it runs the build (`scripts/build.ts`: `dist/npm/` and the browser bundles); with
+ *   `--no-build` it measures the `dist/` already there.
+ * - The package is laid out as npm installs it: the files `npm pack` would put in the tarball
+ *   (with `package.json`) are copied into `node_modules/@x/msgpackr` of a temporary project, and
+ *   each program is a file of that project importing the package by its name, so the bundler
+ *   resolves it through package.json as for a user (`exports`, `sideEffects`, `browser`).
+ * - Each program is one import and a use that keeps it alive (`globalThis.kept = unpack`).
+ * - KB is 1,000 bytes, in the budgets and in the table.
+ * - `--json` prints the measurements as one JSON object ({@linkcode Report}) instead of the table.
+ * - `--modules=<entry>` measures that entry alone (its name in {@linkcode ENTRIES}) and lists the
+ *   modules its bytes come from, largest first (bun's metafile: each module's minified bytes in the
+ *   bundle). A shipped bundle is one file already: its list is that of the program bundling the
+ *   same entry point whole.
+ *
+ * It always exits with 1 when an entry measured exceeds its budget, after printing the table and a
+ * line per entry over budget on stderr, so CI fails on it; with 2 when it cannot measure (a wrong
+ * argument, a failed build or bundle). Needs Deno, `node_modules` (bun, TypeScript) and npm.
+ *
+ * @module
+ */
+
+import { gzipSync } from "node:zlib";
+
+/** Budgets are in KB of 1,000 bytes. */
+const KB = 1000;
+
+/** One measured thing: a program bundled from the package, or a file the package ships. */
+interface Entry {
+  /** The entry's name, for `--modules` and the JSON output. */
+  name: string;
+  /** A program's import statement (the program also keeps the import alive)… */
+  program?: string;
+  /** …or a shipped file (path in the package), measured as it is. */
+  file?: string;
+  /** For a shipped file: the program whose modules `--modules` lists for it. */
+  modulesOf?: string;
+  /** Budget of the minified bytes, in KB. */
+  minKB: number;
+  /** Budget of the gzipped bytes, in KB. */
+  gzipKB: number;
+  /** A placeholder budget, not yet set from what the entry needs. */
+  provisional?: true;
+}
+
+/** What is measured, and its budget. */
+const ENTRIES: readonly Entry[] = [
+  {
+    name: "unpack",
+    program: `import { unpack } from "@x/msgpackr/unpack"`,
+    minKB: 25,
+    gzipKB: 8,
+  },
+  {
+    name: "pack",
+    program: `import { pack } from "@x/msgpackr/pack"`,
+    minKB: 25,
+    gzipKB: 8,
+  },
+  {
+    name: "no-eval-stream",
+    program: `import { UnpackrStream } from "@x/msgpackr/no-eval"`,
+    minKB: 35,
+    gzipKB: 11,
+  },
+  {
+    name: "msgpackr.js",
+    file: "dist/msgpackr.js",
+    modulesOf: `import * as all from "@x/msgpackr"`,
+    minKB: 45,
+    gzipKB: 13,
+  },
+  {
+    name: "all",
+    program: `import * as all from "@x/msgpackr"`,
+    minKB: 45,
+    gzipKB: 13,
+  },
+  {
+    name: "decode-iter",
+    program: `import { decodeIter } from "@x/msgpackr/stream"`,
+    minKB: 30,
+    gzipKB: 10,
+    provisional: true,
+  },
+  {
+    name: "packr-stream",
+    program: `import { PackrStream } from "@x/msgpackr/stream"`,
+    minKB: 30,
+    gzipKB: 10,
+    provisional: true,
+  },
+  {
+    name: "no-eval-unpack",
+    program: `import { unpack } from "@x/msgpackr/no-eval"`,
+    minKB: 30,
+    gzipKB: 10,
+    provisional: true,
+  },
+  {
+    name: "msgpackr-no-eval.js",
+    file: "dist/msgpackr-no-eval.js",
+    modulesOf: `import * as all from "@x/msgpackr/no-eval"`,
+    minKB: 45,
+    gzipKB: 13,
+    provisional: true,
+  },
+];
+
+/** The minified bytes one module of the package puts into a bundle. */
+export interface ModuleBytes {
+  /** Path in the package, e.g. "dist/npm/_decode/decoder.js". */
+  module: string;
+  bytes: number;
+}
+
+/** One entry measured. */
+export interface Measured {
+  name: string;
+  /** What is measured: a program bundled from the package, or a file it ships. */
+  kind: "program" | "file";
+  /** The program's import statement, or the file's path in the package. */
+  measures: string;
+  minBytes: number;
+  gzipBytes: number;
+  budget: { minBytes: number; gzipBytes: number; provisional: boolean };
+  /** Whether the minified or the gzipped bytes exceed the budget. */
+  over: boolean;
+  /** With `--modules`: where the bytes come from, largest first. */
+  modules?: ModuleBytes[];
+}
+
+/** What `--json` prints. */
+export interface Report {
+  /** Bytes per KB in budgets: 1000. */
+  kb: number;
+  bundler: string;
+  entries: Measured[];
+  /** Whether any entry exceeds its budget (the script then exits non-zero). */
+  over: boolean;
+}
+
+const ROOT = decodeURIComponent(new URL("../", import.meta.url).pathname);
+const PACKAGE = JSON.parse(await Deno.readTextFile(`${ROOT}package.json`)) as { name: string };
+const BUN = `${ROOT}node_modules/.bin/bun`;
+const JSON_OUTPUT = Deno.args.includes("--json");
+const BUILD = !Deno.args.includes("--no-build");
+const MODULES_OF = Deno.args.find((arg) => arg.startsWith("--modules="))?.slice(
+  "--modules=".length,
+);
+
+const unknown = Deno.args.filter((arg) =>
+  !["--json", "--no-build"].includes(arg) && !arg.startsWith("--modules=")
+);
+if (unknown.length > 0) fail(`unknown arguments: ${unknown.join(" ")}`);
+const selected = MODULES_OF === undefined
+  ? ENTRIES
+  : ENTRIES.filter((entry) => entry.name === MODULES_OF);
+if (selected.length === 0) {
+  fail(`no entry named ${MODULES_OF}; entries: ${ENTRIES.map((entry) => entry.name).join(", ")}`);
+}
+
+function fail(message: string): never {
+  console.error(`size: ${message}`);
+  Deno.exit(2);
+}
+
+/** Runs a command; returns its standard output, or throws with its output when it fails. */
+async function run(command: string, args: string[], cwd: string): Promise<string> {
+  const output = await new Deno.Command(command, {
+    args,
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+    env: { npm_config_update_notifier: "false" },
+  }).output();
+  const decoder = new TextDecoder();
+  const stdout = decoder.decode(output.stdout);
+  if (!output.success) {
+    throw new Error(
+      `${command} ${args.join(" ")} exited with ${output.code}\n${stdout}` +
+        decoder.decode(output.stderr),
+    );
+  }
+  return stdout;
+}
+
+/** The files `npm pack` puts into the tarball, as paths in the package. */
+async function packedFiles(): Promise<string[]> {
+  const [packed] = JSON.parse(
+    await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], ROOT),
+  ) as [{ files: { path: string }[] }];
+  return packed.files.map((file) => file.path);
+}
+
+/** A temporary project with the package installed from its tarball's files; returns its path. */
+async function installedProject(): Promise<string> {
+  const project = await Deno.makeTempDir({ prefix: "msgpackr-size." });
+  const installed = `${project}/node_modules/${PACKAGE.name}`;
+  for (const file of await packedFiles()) {
+    const target = `${installed}/${file}`;
+    await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
+    await Deno.copyFile(`${ROOT}${file}`, target);
+  }
+  await Deno.writeTextFile(
+    `${project}/package.json`,
+    JSON.stringify({ name: "size-check", private: true, type: "module" }),
+  );
+  return project;
+}
+
+/** The program of an import statement: the import, and a use that keeps it in the bundle. */
+function programOf(statement: string): string {
+  const binding = statement.match(/^import\s+(?:\{\s*(\w+)\s*\}|\*\s+as\s+(\w+))\s+from\s/);
+  if (binding === null) throw new Error(`Not a single named or namespace import: ${statement}`);
+  return `${statement};\nglobalThis.kept = ${binding[1] ?? binding[2]};\n`;
+}
+
+interface Bundled {
+  code: Uint8Array;
+  modules: ModuleBytes[];
+}
+
+/** Bundles the program of `statement` in `project` as a user's bundler does. */
+async function bundle(project: string, name: string, statement: string): Promise<Bundled> {
+  await Deno.writeTextFile(`${project}/${name}.js`, programOf(statement));
+  const outfile = `${project}/out/${name}.js`;
+  const metafile = `${project}/out/${name}.meta.json`;
+  await run(BUN, [
+    "build",
+    "--minify",
+    "--target=browser",
+    `${name}.js`,
+    `--outfile=${outfile}`,
+    `--metafile=${metafile}`,
+  ], project);
+  const meta = JSON.parse(await Deno.readTextFile(metafile)) as {
+    outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+  };
+  const [output] = Object.values(meta.outputs);
+  const inPackage = `node_modules/${PACKAGE.name}/`;
+  const modules = Object.entries(output.inputs)
+    .map(([path, input]) => ({
+      module: path.includes(inPackage)
+        ? path.slice(path.indexOf(inPackage) + inPackage.length)
+        : `${path} (the program)`,
+      bytes: input.bytesInOutput,
+    }))
+    .sort((a, b) => b.bytes - a.bytes);
+  return { code: await Deno.readFile(outfile), modules };
+}
+
+/** Measures one entry in `project`. */
+async function measure(project: string, entry: Entry): Promise<Measured> {
+  const bundled = entry.program === undefined
+    ? undefined
+    : await bundle(project, entry.name, entry.program);
+  const code = bundled?.code ??
+    await Deno.readFile(`${project}/node_modules/${PACKAGE.name}/${entry.file}`);
+  const minBytes = code.length;
+  const gzipBytes = gzipSync(code, { level: 9 }).length;
+  const budget = {
+    minBytes: entry.minKB * KB,
+    gzipBytes: entry.gzipKB * KB,
+    provisional: entry.provisional === true,
+  };
+  const measured: Measured = {
+    name: entry.name,
+    kind: entry.program === undefined ? "file" : "program",
+    measures: entry.program ?? entry.file!,
+    minBytes,
+    gzipBytes,
+    budget,
+    over: minBytes > budget.minBytes || gzipBytes > budget.gzipBytes,
+  };
+  if (MODULES_OF !== undefined) {
+    measured.modules = (bundled ?? await bundle(project, entry.name, entry.modulesOf!)).modules;
+  }
+  return measured;
+}
+
+/** Bytes as KB to one decimal: "77.9 KB". */
+function kb(bytes: number): string {
+  return `${(bytes / KB).toFixed(1)} KB`;
+}
+
+/** Rows as a markdown table, columns padded to line up in a terminal. */
+function table(header: string[], rows: string[][], right: boolean[]): string {
+  const widths = header.map((cell, i) =>
+    Math.max(cell.length, ...rows.map((row) => row[i].length))
+  );
+  const line = (row: string[]) =>
+    `| ${
+      row.map((cell, i) => right[i] ? cell.padStart(widths[i]) : cell.padEnd(widths[i])).join(" | ")
+    } |`;
+  const rule = `|${
+    widths.map((width, i) => `${"-".repeat(width + 1)}${right[i] ? ":" : "-"}`).join("|")
+  }|`;
+  return [line(header), rule, ...rows.map(line)].join("\n");
+}
+
+/** The table of entries, then each entry's modules when asked. */
+function markdown(measured: readonly Measured[]): string {
+  const rows = measured.map((entry) => {
+    const mark = entry.budget.provisional ? "*" : "";
+    return [
+      entry.name,
+      entry.kind === "program" ? `\`${entry.measures}\`` : entry.measures,
+      kb(entry.minBytes),
+      `${kb(entry.budget.minBytes)}${mark}`,
+      kb(entry.gzipBytes),
+      `${kb(entry.budget.gzipBytes)}${mark}`,
+      entry.over ? "OVER" : "ok",
+    ];
+  });
+  const lines = [
+    table(
+      ["name", "entry", "min", "budget", "gzip -9", "budget", ""],
+      rows,
+      [false, false, true, true, true, true, false],
+    ),
+    "",
+    `KB = ${KB} bytes. Programs bundled with \`bun build --minify --target=browser\` from the npm package; files measured as shipped.`,
+  ];
+  if (measured.some((entry) => entry.budget.provisional)) {
+    lines.push("* provisional budget.");
+  }
+  for (const entry of measured) {
+    if (entry.modules === undefined) continue;
+    const total = entry.modules.reduce((sum, module) => sum + module.bytes, 0);
+    const via = ENTRIES.find((candidate) => candidate.name === entry.name)?.modulesOf;
+    lines.push(
+      "",
+      `Modules of ${entry.measures}${via === undefined ? "" : ` (as bundled from \`${via}\`)`}:`,
+      "",
+      table(
+        ["module", "min bytes", "share"],
+        [
+          ...entry.modules.map((module) => [
+            module.module,
+            String(module.bytes),
+            `${(100 * module.bytes / total).toFixed(1)}%`,
+          ]),
+          ["total", String(total), "100.0%"],
+        ],
+        [false, true, true],
+      ),
+    );
+  }
+  return lines.join("\n");
+}
+
+/** Runs the build; its output goes to stderr (stdout may be JSON). */
+async function build(): Promise<void> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "scripts/build.ts"],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  await Deno.stderr.write(output.stdout);
+  if (!output.success) fail(`the build (scripts/build.ts) exited with ${output.code}`);
+}
+
+if (BUILD) await build();
+// the npm build, and the shipped files measured
+for (const built of ["dist/npm", ...selected.flatMap((entry) => entry.file ?? [])]) {
+  try {
+    await Deno.stat(`${ROOT}${built}`);
+  } catch {
+    fail(`${built} is missing: build it (deno run -A scripts/build.ts) or drop --no-build`);
+  }
+}
+const measured: Measured[] = [];
+let bundler = "";
+let failure: unknown = null;
+const project = await installedProject().catch((error) =>
+  fail(`cannot lay out the package: ${error}`)
+);
+try {
+  for (const entry of selected) measured.push(await measure(project, entry));
+  bundler = `bun ${(await run(BUN, ["--version"], ROOT)).trim()}`;
+} catch (error) {
+  failure = error;
+} finally {
+  await Deno.remove(project, { recursive: true });
+}
+if (failure !== null) fail(`cannot measure: ${failure}`);
+const over = measured.filter((entry) => entry.over);
+if (JSON_OUTPUT) {
+  const report: Report = { kb: KB, bundler, entries: measured, over: over.length > 0 };
+  console.log(JSON.stringify(report, null, 2));
+} else {
+  console.log(markdown(measured));
+}
+if (over.length > 0) {
+  console.error(`\nsize: ${over.length} of ${measured.length} entries exceed their budgets:`);
+  for (const entry of over) {
+    const parts = [];
+    if (entry.minBytes > entry.budget.minBytes) {
+      parts.push(`min ${kb(entry.minBytes)} > ${kb(entry.budget.minBytes)}`);
+    }
+    if (entry.gzipBytes > entry.budget.gzipBytes) {
+      parts.push(`gzip ${kb(entry.gzipBytes)} > ${kb(entry.budget.gzipBytes)}`);
+    }
+    console.error(`  ${entry.name} (${entry.measures}): ${parts.join(", ")}`);
+  }
+  Deno.exit(1);
+}
