@@ -26,6 +26,11 @@ const BUNDLES: Record<string, string> = {
   "msgpackr.js": "mod.ts",
   "msgpackr-no-eval.js": "no_eval.ts",
 };
+/**
+ * Modules imported for their side effect: each installs the faster record builders of its build
+ * (the compiler of the default build, the pool of the no-eval build).
+ */
+const INSTALLERS = ["_records/compiler.ts", "_records/pool.ts"];
 /** Bundles that must contain no code generation at all. */
 const NO_EVAL_BUNDLES = ["msgpackr-no-eval.js"];
 /** Code generation in a bundle's text: `new Function`, `Function(…)`, `eval(…)`. */
@@ -40,6 +45,7 @@ interface PackageJson {
   name: string;
   version: string;
   exports?: Record<string, unknown>;
+  sideEffects?: string[];
   types?: string;
 }
 
@@ -96,6 +102,23 @@ function checkPackageJson(): void {
       `package.json exports must point to the npm build of every deno.json export:\n` +
         `"exports": ${JSON.stringify(expected, null, 2)}`,
     );
+  }
+  // Bundlers drop modules that package.json does not list as having side effects when nothing
+  // they export is used: the modules that install the compiler or the pool are imported for
+  // that effect alone, and so are they by the entry points (one bundler also drops an entry's
+  // own imports when the entry re-exports with `export *`). The TypeScript sources are listed
+  // for `deno bundle`, which reads the same field.
+  const sideEffects = [
+    ...entries.map(([, file]) => file),
+    ...INSTALLERS,
+  ].flatMap((file) => {
+    const module = file.replace(/^\.\//, "").replace(/\.ts$/, "");
+    return [`./${NPM_DIR}/${module}.js`, `./${module}.ts`];
+  });
+  if (
+    JSON.stringify(packageJson.sideEffects?.toSorted()) !== JSON.stringify(sideEffects.toSorted())
+  ) {
+    problems.push(`package.json sideEffects must be:\n${JSON.stringify(sideEffects, null, 2)}`);
   }
   if (packageJson.types !== expected["."]?.types) {
     problems.push(`package.json types must be "${expected["."]?.types}"`);
@@ -191,6 +214,11 @@ async function buildBundles(): Promise<void> {
     await Deno.writeTextFile(path(`${file}.map`), JSON.stringify(map));
     if (NO_EVAL_BUNDLES.includes(output) && CODE_GENERATION.test(code)) {
       throw new Error(`${file} contains code generation: ${code.match(CODE_GENERATION)?.[0]}`);
+    }
+    // the default bundle compiles its record readers: a bundler that dropped the compiler's
+    // module (see SIDE_EFFECTS) would leave it on the slow interpreted reader
+    if (!NO_EVAL_BUNDLES.includes(output) && !CODE_GENERATION.test(code)) {
+      throw new Error(`${file} lost the record reader compiler: check package.json sideEffects`);
     }
     console.log(`${file}: ${(code.length / 1024).toFixed(1)} KiB from ${entry}`);
   }
