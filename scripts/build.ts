@@ -7,7 +7,8 @@
  *   in `deno.json` `exports` (compiled by TypeScript's `tsc`). The package.json `exports` point
  *   here; this script checks they match `deno.json`, so adding an entry is one line in each file.
  * - `dist/msgpackr.js` (from `mod.ts`) and `dist/msgpackr-no-eval.js` (from `no_eval.ts`):
- *   single-file minified ESM bundles for browsers, with linked source maps (`deno bundle`).
+ *   single-file minified ESM bundles for browsers, with linked source maps, bundled by Bun from
+ *   the npm build as a user's bundler bundles the package.
  *
  * Run with `npm run build` (also run by `npm pack` through `prepack`) or
  * `deno run -A scripts/build.ts`. Needs `node_modules` (TypeScript) and Deno.
@@ -31,6 +32,14 @@ const BUNDLES: Record<string, string> = {
  * (the compiler of the default build, the pool of the no-eval build).
  */
 const INSTALLERS = ["_records/compiler.ts", "_records/pool.ts"];
+/**
+ * Modules that browsers get in another form (package.json `browser` maps the npm build of the
+ * first to the second): the mechanisms that only Deno and Bun use, statically switched off.
+ */
+const BROWSER_VARIANTS: Record<string, string> = {
+  "_strings/latin1_window.ts": "_strings/latin1_window_browser.ts",
+  "_strings/utf8_batch.ts": "_strings/utf8_batch_browser.ts",
+};
 /** Bundles that must contain no code generation at all. */
 const NO_EVAL_BUNDLES = ["msgpackr-no-eval.js"];
 /** Code generation in a bundle's text: `new Function`, `Function(…)`, `eval(…)`. */
@@ -46,6 +55,7 @@ interface PackageJson {
   version: string;
   exports?: Record<string, unknown>;
   sideEffects?: string[];
+  browser?: Record<string, string>;
   types?: string;
 }
 
@@ -74,6 +84,11 @@ async function* walk(directory: string): AsyncGenerator<string> {
     if (entry.isDirectory) yield* walk(file);
     else yield file;
   }
+}
+
+/** The npm build of a source module (`_strings/utf8.ts` → `./dist/npm/_strings/utf8.js`). */
+function npmFile(module: string): string {
+  return `./${NPM_DIR}/${module.replace(/^\.\//, "").replace(/\.ts$/, ".js")}`;
 }
 
 /** The package.json `exports` this build serves: built JS and declarations per entry. */
@@ -120,6 +135,14 @@ function checkPackageJson(): void {
   ) {
     problems.push(`package.json sideEffects must be:\n${JSON.stringify(sideEffects, null, 2)}`);
   }
+  const browser = Object.fromEntries(
+    Object.entries(BROWSER_VARIANTS).map((
+      [module, variant],
+    ) => [npmFile(module), npmFile(variant)]),
+  );
+  if (sorted(packageJson.browser) !== sorted(browser)) {
+    problems.push(`package.json browser must be:\n${JSON.stringify(browser, null, 2)}`);
+  }
   if (packageJson.types !== expected["."]?.types) {
     problems.push(`package.json types must be "${expected["."]?.types}"`);
   }
@@ -157,7 +180,7 @@ async function buildNpm(): Promise<void> {
       skipLibCheck: true,
       types: [],
     },
-    files: entries.map(([, file]) => path(file)),
+    files: [...entries.map(([, file]) => file), ...Object.values(BROWSER_VARIANTS)].map(path),
   };
   const configFile = await Deno.makeTempFile({ prefix: "tsconfig.npm.", suffix: ".json" });
   try {
@@ -189,22 +212,26 @@ async function buildNpm(): Promise<void> {
   console.log(`${NPM_DIR}/: ${modules} modules with declarations (${entries.length} entries)`);
 }
 
-/** Minified single-file ESM bundles with source maps, for browsers. */
+/**
+ * Minified single-file ESM bundles with source maps, for browsers: the npm build of the entry,
+ * bundled by Bun for the browser as a user's bundler bundles the package (package.json
+ * `browser` and `sideEffects` apply).
+ */
 async function buildBundles(): Promise<void> {
   const banner = `/*! ${denoJson.name} ${denoJson.version} | MIT license */`;
   for (const [output, entry] of Object.entries(BUNDLES)) {
     const file = `dist/${output}`;
     await removeIfExists(file);
     await removeIfExists(`${file}.map`);
-    await run(Deno.execPath(), [
-      "bundle",
-      "--quiet",
-      "--platform=browser",
+    await run(path("node_modules/.bin/bun"), [
+      "build",
+      "--target=browser",
       "--format=esm",
       "--minify",
       "--sourcemap=linked",
-      `--output=${file}`,
-      entry,
+      `--outdir=${path("dist")}`,
+      `--entry-naming=${output.replace(/\.js$/, "")}.[ext]`,
+      `${NPM_DIR}/${entry.replace(/\.ts$/, ".js")}`,
     ]);
     // a license banner on the first line; the map skips that line
     const code = await Deno.readTextFile(path(file));
@@ -224,6 +251,6 @@ async function buildBundles(): Promise<void> {
   }
 }
 
-const only = Deno.args.find((arg) => arg === "--npm" || arg === "--browser");
-if (only !== "--browser") await buildNpm();
-if (only !== "--npm") await buildBundles();
+// the browser bundles are made from the npm build, so `--browser` builds both
+await buildNpm();
+if (!Deno.args.includes("--npm")) await buildBundles();

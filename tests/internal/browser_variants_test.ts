@@ -1,0 +1,45 @@
+// Copyright 2026 the @x/msgpackr authors. MIT license.
+// The modules browsers get in another form (package.json "browser"): each variant exports exactly
+// what its module exports, with the same kinds, and switches its mechanism off.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import * as latin1Window from "../../_strings/latin1_window.ts";
+import * as latin1WindowBrowser from "../../_strings/latin1_window_browser.ts";
+import * as utf8Batch from "../../_strings/utf8_batch.ts";
+import * as utf8BatchBrowser from "../../_strings/utf8_batch_browser.ts";
+
+/** Each export's name and `typeof`, sorted. */
+function exportsOf(module: Record<string, unknown>): string[] {
+  return Object.entries(module).map(([name, value]) => `${name}: ${typeof value}`).sort();
+}
+
+describe("browser variants", () => {
+  test("each exports what its module exports", () => {
+    assert.deepEqual(exportsOf(latin1WindowBrowser), exportsOf(latin1Window));
+    assert.deepEqual(exportsOf(utf8BatchBrowser), exportsOf(utf8Batch));
+  });
+
+  test("the Latin-1 window is off: no string is taken from it", () => {
+    assert.equal(latin1WindowBrowser.MAX_SLICED, 0);
+    assert.equal(latin1WindowBrowser.MIN_SLICED, latin1Window.MIN_SLICED);
+    const bytes = new TextEncoder().encode("an ASCII string of some length");
+    assert.equal(
+      latin1WindowBrowser.sliceAsciiString(bytes, null, 0, bytes.length, bytes.length),
+      null,
+    );
+    assert.equal(latin1WindowBrowser.sliceLongFromWindow(bytes, null, 0, bytes.length), null);
+  });
+
+  test("UTF-8 batches are off: each string is decoded alone, as TextDecoder decodes it", () => {
+    assert.equal(utf8BatchBrowser.UTF8_BATCHES, false);
+    const bytes = new TextEncoder().encode("naïve café – ünïcödé");
+    const expected = new TextDecoder().decode(bytes);
+    assert.equal(
+      utf8BatchBrowser.nonAsciiString(bytes, null, 0, bytes.length, bytes.length),
+      expected,
+    );
+    assert.equal(utf8BatchBrowser.batchedString(bytes, 0, bytes.length), expected);
+    assert.deepEqual(utf8BatchBrowser.utf8BatchCounts(), { batches: 0, lookaheads: 0 });
+  });
+});
