@@ -62,3 +62,30 @@ export function encodeArray(items: number[][]): Uint8Array {
   const header = n < 16 ? [0x90 | n] : [0xdc, n >> 8, n & 0xff];
   return Uint8Array.from([...header, ...items.flat()]);
 }
+
+/**
+ * Runs `action` while `globalThis.Function` counts its uses, and returns its result with that
+ * count: how many record or map readers the default build compiled meanwhile (the compiler
+ * resolves the global `Function` when it compiles). Restored before returning, even on a throw.
+ */
+export function compilesDuring<T>(action: () => T): { result: T; compiles: number } {
+  const RealFunction = globalThis.Function;
+  let compiles = 0;
+  const spy: FunctionConstructor = new Proxy(RealFunction, {
+    apply(target, thisArg, args) {
+      compiles++;
+      return Reflect.apply(target, thisArg, args);
+    },
+    construct(target, args, newTarget): object {
+      compiles++;
+      return Reflect.construct(target, args, newTarget === spy ? target : newTarget);
+    },
+  });
+  (globalThis as { Function: FunctionConstructor }).Function = spy;
+  try {
+    const result = action();
+    return { result, compiles };
+  } finally {
+    (globalThis as { Function: FunctionConstructor }).Function = RealFunction;
+  }
+}
