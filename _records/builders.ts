@@ -857,6 +857,806 @@ function record31(): Target {
   return object;
 }
 
+function record32(): Target {
+  const { names, read, template, rest } = plans[32]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record33(): Target {
+  const { names, read, template, rest } = plans[33]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record34(): Target {
+  const { names, read, template, rest } = plans[34]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record35(): Target {
+  const { names, read, template, rest } = plans[35]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record36(): Target {
+  const { names, read, template, rest } = plans[36]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record37(): Target {
+  const { names, read, template, rest } = plans[37]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record38(): Target {
+  const { names, read, template, rest } = plans[38]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record39(): Target {
+  const { names, read, template, rest } = plans[39]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record40(): Target {
+  const { names, read, template, rest } = plans[40]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record41(): Target {
+  const { names, read, template, rest } = plans[41]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record42(): Target {
+  const { names, read, template, rest } = plans[42]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record43(): Target {
+  const { names, read, template, rest } = plans[43]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record44(): Target {
+  const { names, read, template, rest } = plans[44]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record45(): Target {
+  const { names, read, template, rest } = plans[45]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record46(): Target {
+  const { names, read, template, rest } = plans[46]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record47(): Target {
+  const { names, read, template, rest } = plans[47]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record48(): Target {
+  const { names, read, template, rest } = plans[48]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record49(): Target {
+  const { names, read, template, rest } = plans[49]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record50(): Target {
+  const { names, read, template, rest } = plans[50]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record51(): Target {
+  const { names, read, template, rest } = plans[51]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record52(): Target {
+  const { names, read, template, rest } = plans[52]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record53(): Target {
+  const { names, read, template, rest } = plans[53]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record54(): Target {
+  const { names, read, template, rest } = plans[54]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record55(): Target {
+  const { names, read, template, rest } = plans[55]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record56(): Target {
+  const { names, read, template, rest } = plans[56]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record57(): Target {
+  const { names, read, template, rest } = plans[57]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record58(): Target {
+  const { names, read, template, rest } = plans[58]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record59(): Target {
+  const { names, read, template, rest } = plans[59]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record60(): Target {
+  const { names, read, template, rest } = plans[60]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record61(): Target {
+  const { names, read, template, rest } = plans[61]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record62(): Target {
+  const { names, read, template, rest } = plans[62]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
+function record63(): Target {
+  const { names, read, template, rest } = plans[63]!;
+  const end = names.length;
+  const object: Target = template === null ? {} : { ...template };
+  let next = 0;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  object[names[next]] = read();
+  if (++next === end) return object;
+  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);
+  return object;
+}
+
 function chunk0(object: Target, names: Names, next: number, end: number, read: Read): number {
   object[names[next]] = read();
   if (++next === end) return next;
@@ -1465,6 +2265,614 @@ function chunk31(object: Target, names: Names, next: number, end: number, read: 
   return next + 1;
 }
 
+function chunk32(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk33(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk34(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk35(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk36(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk37(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk38(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk39(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk40(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk41(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk42(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk43(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk44(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk45(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk46(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk47(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk48(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk49(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk50(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk51(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk52(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk53(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk54(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk55(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk56(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk57(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk58(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk59(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk60(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk61(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk62(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
+function chunk63(object: Target, names: Names, next: number, end: number, read: Read): number {
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  if (++next === end) return next;
+  object[names[next]] = read();
+  return next + 1;
+}
+
 /** The pool of record builders, each to be handed out once (after setting its plan). */
 export const RECORD_BUILDERS: readonly (() => Target)[] = [
   record0,
@@ -1499,6 +2907,38 @@ export const RECORD_BUILDERS: readonly (() => Target)[] = [
   record29,
   record30,
   record31,
+  record32,
+  record33,
+  record34,
+  record35,
+  record36,
+  record37,
+  record38,
+  record39,
+  record40,
+  record41,
+  record42,
+  record43,
+  record44,
+  record45,
+  record46,
+  record47,
+  record48,
+  record49,
+  record50,
+  record51,
+  record52,
+  record53,
+  record54,
+  record55,
+  record56,
+  record57,
+  record58,
+  record59,
+  record60,
+  record61,
+  record62,
+  record63,
 ];
 
 /** The pool of continuation chunks, each to be handed out once. */
@@ -1535,4 +2975,36 @@ export const STORE_CHUNKS: readonly StoreChunk[] = [
   chunk29,
   chunk30,
   chunk31,
+  chunk32,
+  chunk33,
+  chunk34,
+  chunk35,
+  chunk36,
+  chunk37,
+  chunk38,
+  chunk39,
+  chunk40,
+  chunk41,
+  chunk42,
+  chunk43,
+  chunk44,
+  chunk45,
+  chunk46,
+  chunk47,
+  chunk48,
+  chunk49,
+  chunk50,
+  chunk51,
+  chunk52,
+  chunk53,
+  chunk54,
+  chunk55,
+  chunk56,
+  chunk57,
+  chunk58,
+  chunk59,
+  chunk60,
+  chunk61,
+  chunk62,
+  chunk63,
 ];

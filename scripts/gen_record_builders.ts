@@ -9,9 +9,9 @@
  */
 
 /** Distinct record builders in the pool: one per shape. */
-const BUILDERS = 32;
+const BUILDERS = 64;
 /** Distinct continuation chunks in the pool: for shapes of more than one chunk of properties. */
-const CHUNKS = 32;
+const CHUNKS = 64;
 /** Property stores per builder and per chunk. */
 const STORES_PER_CHUNK = 8;
 
