@@ -19,6 +19,7 @@ type EncodeFlags = Pick<
   EncodeContext,
   | "useFloat32"
   | "useTimestamp32"
+  | "useInt64"
   | "onInvalidDate"
   | "undefinedAsNil"
   | "writeFunction"
@@ -39,6 +40,7 @@ function encodeFlags(settings: PackrOptions): EncodeFlags {
   return {
     useFloat32: settings.useFloat32 ?? 0,
     useTimestamp32: settings.useTimestamp32 === true,
+    useInt64: settings.useInt64 === true,
     onInvalidDate: settings.onInvalidDate ?? null,
     undefinedAsNil: settings.encodeUndefinedAsNil === true,
     writeFunction: (settings.writeFunction as ((fn: never) => unknown) | undefined) ?? null,
@@ -101,6 +103,8 @@ export class Packr extends Unpackr {
   // Unpackr's). Assigning one of these changes what the next pack writes:
   /** The `useTimestamp32` option; assignable. */
   declare useTimestamp32: PackrOptions["useTimestamp32"];
+  /** The `useInt64` option; assignable. */
+  declare useInt64: PackrOptions["useInt64"];
   /** The `encodeUndefinedAsNil` option; assignable. */
   declare encodeUndefinedAsNil: PackrOptions["encodeUndefinedAsNil"];
   /** The `onInvalidDate` option; assignable. */
@@ -161,6 +165,7 @@ export class Packr extends Unpackr {
       fixintsTo0x7f: useRecords === false,
       useFloat32: flags.useFloat32,
       useTimestamp32: flags.useTimestamp32,
+      useInt64: flags.useInt64,
       onInvalidDate: flags.onInvalidDate,
       undefinedAsNil: flags.undefinedAsNil,
       coercibleKeyAsNumber: options.coercibleKeyAsNumber === true,
@@ -366,6 +371,7 @@ defineOptionAccessors(
     "maxDepth",
     // the encoder's
     "useTimestamp32",
+    "useInt64",
     "encodeUndefinedAsNil",
     "onInvalidDate",
     "writeFunction",
