@@ -469,7 +469,12 @@ describe("readBody()", () => {
 
   test("decoding options, or an Unpackr", async () => {
     const bytes = pack({ n: 2n ** 40n });
-    assert.deepEqual(await readBody(post("application/msgpack", pack(5n)), {}), 5n);
+    // 64-bit integers are numbers when safe (int64AsType: "auto"), unless told otherwise
+    assert.deepEqual(await readBody(post("application/msgpack", pack(5n)), {}), 5);
+    assert.deepEqual(
+      await readBody(post("application/msgpack", pack(5n)), { int64AsType: "bigint" }),
+      5n,
+    );
     assert.deepEqual(
       await readBody(post("application/msgpack", bytes), { int64AsType: "string" }),
       { n: "1099511627776" },
