@@ -62,3 +62,17 @@ export function encodeArray(items: number[][]): Uint8Array {
   const header = n < 16 ? [0x90 | n] : [0xdc, n >> 8, n & 0xff];
   return Uint8Array.from([...header, ...items.flat()]);
 }
+
+/** The bytes of standard base64 text. */
+export function base64Bytes(text: string): Uint8Array {
+  return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+}
+
+/** Standard base64 text of bytes. */
+export function base64Text(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
