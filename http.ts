@@ -11,10 +11,12 @@
  * Iterators, async iterables and `ReadableStream`s stream (a MessagePack sequence or NDJSON),
  * read with {@linkcode fetchValues} or {@linkcode readBodyValues}.
  *
- * MessagePack bodies are plain MessagePack (no records) unless asked otherwise, so any
- * MessagePack decoder reads them. A server forces JSON with `format: "json"` (a debug switch)
- * or lets a request choose with `formatParam` (`?format=json`), so a person can read a
- * failing response with curl or a browser.
+ * MessagePack bodies are plain MessagePack unless asked otherwise: written without records and
+ * with safe integers beyond 32 bits as int64/uint64, so any MessagePack decoder reads them and
+ * a Go or Python service gets integers; read with maps as objects and 64-bit integers as
+ * numbers when they are safe integers, as Go and Python services write them. A server forces
+ * JSON with `format: "json"` (a debug switch) or lets a request choose with `formatParam`
+ * (`?format=json`), so a person can read a failing response with curl or a browser.
  *
  * @example A service and its client
  * ```ts

@@ -80,6 +80,7 @@ export const OPTIONS = {
     (settings: Settings): number => hasSharedStructures(settings) || settings.sequential ? 32 : 64,
   ],
   useTimestamp32: [ENCODER_LIVE, false],
+  useInt64: [ENCODER_LIVE, false],
   onInvalidDate: [ENCODER_LIVE],
   encodeUndefinedAsNil: [ENCODER_LIVE, false],
   variableMapSize: [ENCODER, false],

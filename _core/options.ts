@@ -215,6 +215,14 @@ export interface PackrOptions extends UnpackrOptions {
    * @default {false}
    */
   useTimestamp32?: boolean;
+  /**
+   * Write a `number` that is a safe integer beyond 32 bits (`Number.isSafeInteger`) as int64
+   * (`d3`, negative) or uint64 (`cf`, positive) instead of float64, so that the integer fields of
+   * other languages (Go's `int64`, Python's `int`) receive an integer. Other numbers and bigints
+   * are written as without it. msgpackr writes float64 there.
+   * @default {false}
+   */
+  useInt64?: boolean;
   /** Value written in place of an invalid `Date`; without it, `d4 ff ff` is written. */
   onInvalidDate?: () => unknown;
   /**

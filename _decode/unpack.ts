@@ -181,7 +181,11 @@ export function unpack<T = any>(source: MessagePackSource, window?: UnpackWindow
 export const decode: typeof unpack = unpack;
 
 /**
- * Decodes every value of a byte sequence; see {@linkcode Unpackr.unpackMultiple}.
+ * Decodes every value of a byte sequence; see {@linkcode Unpackr.unpackMultiple}. It decodes as
+ * {@linkcode unpack} does: maps as plain objects, 64-bit integers as bigints. For a producer that
+ * is not msgpackr (a Go or Python service), whose 64-bit integers are ordinary numbers, use
+ * `new Unpackr({ mapsAsObjects: true, int64AsType: "auto" }).unpackMultiple(bytes)`: numbers
+ * when they are safe integers, bigints beyond.
  *
  * @param source The bytes.
  * @returns The values.
@@ -192,6 +196,22 @@ export const decode: typeof unpack = unpack;
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(unpackMultiple(new Uint8Array([1, 2, 0xa1, 0x78])), [1, 2, "x"]);
+ * ```
+ *
+ * @example From a service that is not msgpackr (Go, Python)
+ * ```ts
+ * import { unpackMultiple, Unpackr } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * // two values as a Go service packs struct { ID int64 `msgpack:"id"` }: maps, int64s
+ * const bytes = new Uint8Array([
+ *   ...[0x81, 0xa2, 0x69, 0x64, 0xd3, 0, 0, 0x01, 0x8b, 0xcf, 0xe5, 0x68, 0x7b],
+ *   ...[0x81, 0xa2, 0x69, 0x64, 0xd3, 0, 0, 0, 0, 0, 0, 0, 0x02],
+ * ]);
+ * const unpackr = new Unpackr({ mapsAsObjects: true, int64AsType: "auto" });
+ * assert.deepEqual(unpackr.unpackMultiple(bytes), [{ id: 1700000000123 }, { id: 2 }]);
+ * // the default: bigints
+ * assert.deepEqual(unpackMultiple(bytes), [{ id: 1700000000123n }, { id: 2n }]);
  * ```
  */
 // deno-lint-ignore no-explicit-any

@@ -354,14 +354,28 @@ function writeNumber(value: number): void {
       targetView.setInt32(position, value);
       position += 4;
     }
+  } else if (context.useInt64 && Number.isSafeInteger(value)) {
+    writeInt64(value);
   } else {
     writeFloat(value);
   }
 }
 
 /**
- * Fractions, NaN, ±Infinity and integers outside [-2^31, 2^32): float64, or float32
- * (docs/wire-format.md, "Float32 modes").
+ * A safe integer beyond 32 bits, under `useInt64`: uint64 `cf` when positive, int64 `d3` when
+ * negative, then the 8 bytes big-endian. The high word is `floor(value / 2^32)` (a division by a
+ * power of two is exact) and the low word `value mod 2^32`, which `>>> 0` gives for any integer.
+ */
+function writeInt64(value: number): void {
+  target[position] = value > 0 ? 0xcf : 0xd3;
+  targetView.setInt32(position + 1, Math.floor(value / 0x100000000));
+  targetView.setUint32(position + 5, value >>> 0);
+  position += 9;
+}
+
+/**
+ * Fractions, NaN, ±Infinity and integers outside [-2^31, 2^32) (but for safe integers under
+ * `useInt64`): float64, or float32 (docs/wire-format.md, "Float32 modes").
  */
 function writeFloat(value: number): void {
   const useFloat32 = context.useFloat32;
@@ -479,16 +493,17 @@ function writeArray(array: readonly unknown[]): void {
  * decoder's `readNumberElements` keeps them (no loads and stores of module variables per element).
  * The two commonest forms are written here: a positive fixint `0xxxxxxx` below 0x40, and
  * a float64 `cb` + 8 bytes big-endian for a number that is neither a uint32 nor an int32 (what
- * `writeFloat` writes without float32). Every other number goes to `writeNumber`, every other
- * value to `writeValue`, with `position` written back first and the locals read back after (an
- * element may have moved the output to a larger buffer). Arrays that start with anything else
- * keep the loop in `writeArray`.
+ * `writeFloat` writes without float32) and not a safe integer under `useInt64`. Every other
+ * number goes to `writeNumber`, every other value to `writeValue`, with `position` written back
+ * first and the locals read back after (an element may have moved the output to a larger
+ * buffer). Arrays that start with anything else keep the loop in `writeArray`.
  */
 function writeNumberElements(array: readonly unknown[], length: number): void {
   let bytes = target;
   let view = targetView;
   let end = safeEnd;
   let at = position;
+  const int64 = context.useInt64;
   for (let i = 0; i < length; i++) {
     const item = array[i];
     if (typeof item === "number" && at <= end) {
@@ -497,7 +512,7 @@ function writeNumberElements(array: readonly unknown[], length: number): void {
           bytes[at++] = item;
           continue;
         }
-      } else if (item >> 0 !== item) {
+      } else if (item >> 0 !== item && !(int64 && Number.isSafeInteger(item))) {
         bytes[at] = 0xcb;
         view.setFloat64(at + 1, item);
         at += 9;

@@ -4,7 +4,7 @@
 // How a value or a stream of values becomes a body, for responses and for requests alike.
 
 import { Packr } from "../_encode/packr.ts";
-import { pack } from "../_encode/pack.ts";
+import type { PackrOptions } from "../_core/options.ts";
 import { PackrStream } from "../_stream/packr_stream.ts";
 import type { PackrStreamOptions } from "../_stream/chunk_encoder.ts";
 import { type JsonReplacer, stringifyJson } from "./json.ts";
@@ -20,6 +20,13 @@ export interface EncodeSettings {
   replacer?: JsonReplacer | undefined;
 }
 
+/**
+ * How MessagePack bodies are packed unless the caller says otherwise: plain MessagePack that any
+ * peer reads, objects as maps and safe integers beyond 32 bits as int64/uint64, so that Go's
+ * integer fields and Python's `int` receive integers.
+ */
+const PEER_ENCODING: PackrOptions = { useRecords: false, useInt64: true };
+const peerPackr = new Packr(PEER_ENCODING);
 /** One Packr per `packrOptions` object (single values). */
 const packrs = new WeakMap<PackrStreamOptions, Packr>();
 
@@ -27,7 +34,8 @@ const utf8 = new TextEncoder();
 
 /**
  * The MessagePack bytes of one value: by `settings.packr`, by a Packr made once per
- * `settings.packrOptions` object (records off unless asked for), or as `pack` writes it.
+ * `settings.packrOptions` object (over {@linkcode PEER_ENCODING}), or by a Packr with
+ * {@linkcode PEER_ENCODING}.
  *
  * @param value The value.
  * @param settings The packer.
@@ -36,11 +44,11 @@ const utf8 = new TextEncoder();
 export function packValue(value: unknown, settings: EncodeSettings): Uint8Array<ArrayBuffer> {
   if (settings.packr !== undefined) return settings.packr.pack(value);
   const options = settings.packrOptions;
-  if (options === undefined) return pack(value);
+  if (options === undefined) return peerPackr.pack(value);
   let packr = packrs.get(options);
   if (packr === undefined) {
     const { coalesceBytes: _, ...packrOptions } = options;
-    packr = new Packr({ useRecords: false, ...packrOptions });
+    packr = new Packr({ ...PEER_ENCODING, ...packrOptions });
     packrs.set(options, packr);
   }
   return packr.pack(value);
@@ -48,7 +56,7 @@ export function packValue(value: unknown, settings: EncodeSettings): Uint8Array<
 
 /**
  * The body of a stream of values: a MessagePack sequence (through a `PackrStream` with
- * `settings.packrOptions`, records off unless asked for; or value by value by
+ * `settings.packrOptions` over {@linkcode PEER_ENCODING}; or value by value by
  * `settings.packr`), or NDJSON (one JSON text and `\n` per value). Values are pulled as the body
  * is read, and cancelling the body cancels the source.
  *
@@ -75,7 +83,7 @@ export function encodeStream(
   }
   const packr = settings.packr;
   if (packr === undefined) {
-    return values.pipeThrough(new PackrStream({ useRecords: false, ...settings.packrOptions }));
+    return values.pipeThrough(new PackrStream({ ...PEER_ENCODING, ...settings.packrOptions }));
   }
   return values.pipeThrough(
     new TransformStream<unknown, Uint8Array>({

@@ -70,15 +70,19 @@ export interface FetchValueInit extends Omit<RequestInit, "body"> {
   /** Packs the body (its options and extensions apply); a streamed body is packed value by value. */
   packr?: Packr | undefined;
   /**
-   * Options of the packer when no `packr` is given; records are off unless `useRecords: true`.
-   * @default {{ useRecords: false }}
+   * Options of the packer when no `packr` is given; records are off unless `useRecords: true`,
+   * and safe integers beyond 32 bits are int64/uint64 unless `useInt64: false`.
+   * @default {{ useRecords: false, useInt64: true }}
    */
   packrOptions?: PackrStreamOptions | undefined;
   /** Replacer for a JSON body (see {@linkcode jsonReplacer}). */
   replacer?: JsonReplacer | undefined;
   /** Decodes MessagePack responses (its options and extensions apply; `fetchValue` only). */
   unpackr?: Unpackr | undefined;
-  /** Options of the MessagePack decoder (and `maxIncompleteBufferSize` for `fetchValues`). */
+  /**
+   * Options of the MessagePack decoder (and `maxIncompleteBufferSize` for `fetchValues`), over
+   * the defaults `{ mapsAsObjects: true, int64AsType: "auto" }`.
+   */
   unpackrOptions?: UnpackrStreamOptions | undefined;
   /**
    * Most bytes of a response body read; past it the call fails (a 502 {@linkcode HttpError}
@@ -203,7 +207,10 @@ function badResponse(error: unknown, response: Response, what: string): unknown 
 /**
  * Fetches a value: sends the request with `Accept: application/msgpack, application/json;q=0.9`
  * (and `init.body` as MessagePack, or as JSON with `format: "json"`), and decodes whichever of
- * MessagePack and JSON comes back (maps as plain objects).
+ * MessagePack and JSON comes back. MessagePack decodes as from any peer: maps as plain objects,
+ * 64-bit integers as numbers when they are safe integers and as bigints beyond
+ * (`int64AsType: "auto"`); the body is sent with safe integers beyond 32 bits as int64/uint64
+ * (`useInt64`), so a Go or Python server reads integers.
  *
  * A response whose status is not 2xx throws an {@linkcode HttpError} with that `status`, the
  * decoded `body` (MessagePack or JSON; the text of a `text/*` body or of one without a

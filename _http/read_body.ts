@@ -73,8 +73,9 @@ export interface ReadBodyOptions extends UnpackrOptions {
   multiple?: boolean;
   /**
    * Decodes MessagePack bodies (its options and extensions apply). Without it, an Unpackr with
-   * the other options is used (maps as plain objects unless `mapsAsObjects: false`), one per
-   * options object.
+   * the other options is used, one per options object, over the defaults
+   * `{ mapsAsObjects: true, int64AsType: "auto" }` (maps as plain objects, 64-bit integers as
+   * numbers when they are safe integers).
    */
   unpackr?: Unpackr;
 }
@@ -108,8 +109,13 @@ export interface ReadBodyValuesOptions extends UnpackrStreamOptions {
 const NO_OPTIONS: ReadBodyOptions = {};
 /** The options of `readBody` that are not decoding options. */
 const OWN_OPTIONS = new Set(["maxBytes", "multiple", "unpackr"]);
-/** Decodes as `unpack` does: maps as plain objects. */
-const plainUnpackr = new Unpackr({ useRecords: false });
+/**
+ * How MessagePack bodies decode unless the caller says otherwise: as plain MessagePack from any
+ * peer (Go, Python, msgpackr), maps as plain objects and 64-bit integers as numbers when they are
+ * safe integers (bigints beyond). Records and msgpackr's extensions are read too.
+ */
+const PEER_DECODING: UnpackrOptions = { mapsAsObjects: true, int64AsType: "auto" };
+const plainUnpackr = new Unpackr({ useRecords: false, ...PEER_DECODING });
 /** One Unpackr per options object that has decoding options. */
 const unpackrs = new WeakMap<ReadBodyOptions, Unpackr>();
 
@@ -125,7 +131,7 @@ function unpackrOf(options: ReadBodyOptions): Unpackr {
     any = true;
   }
   if (!any) return plainUnpackr;
-  unpackr = new Unpackr({ useRecords: false, ...decoding });
+  unpackr = new Unpackr({ useRecords: false, ...PEER_DECODING, ...decoding });
   unpackrs.set(options, unpackr);
   return unpackr;
 }
@@ -205,8 +211,10 @@ export function decodeBody(kind: BodyKind, bytes: Uint8Array, options: ReadBodyO
  * Reads and decodes the body of a request (or a response) by its `Content-Type`:
  *
  * - MessagePack (`application/msgpack`, `application/vnd.msgpack`, `application/x-msgpack`):
- *   one value, decoded as `unpack` decodes it (maps as plain objects; records and msgpackr's
- *   extensions understood), or the values of a sequence with `multiple: true`;
+ *   one value, decoded as plain MessagePack from any peer (Go, Python, msgpackr): maps as plain
+ *   objects, 64-bit integers as numbers when they are safe integers and bigints beyond
+ *   (`int64AsType: "auto"`), records and msgpackr's extensions understood; or the values of a
+ *   sequence with `multiple: true`;
  * - JSON (`application/json` with any parameters, and any `+json` type such as
  *   `application/problem+json`): `JSON.parse` of the UTF-8 text (a `charset` parameter is
  *   ignored: JSON is UTF-8);
@@ -304,8 +312,9 @@ export async function readBody(
 
 /**
  * Yields the values of a body as they arrive, by its `Content-Type`: each value of a
- * MessagePack sequence (decoded by a sequential stream decoder, maps as plain objects, so a
- * `PackrStream` with records reads too), each line of NDJSON, or the one value of a JSON body.
+ * MessagePack sequence (decoded by a sequential stream decoder as {@linkcode readBody} decodes:
+ * maps as plain objects, 64-bit integers as numbers when safe; a `PackrStream` with records
+ * reads too), each line of NDJSON, or the one value of a JSON body.
  * An empty body yields nothing. Nothing is held but the value being received; stopping early
  * (`break`) cancels the body.
  *
@@ -352,7 +361,7 @@ export async function* readBodyValues<T = unknown>(
     "error" in failure && failure.error === error ? error : malformed(kind, error);
   if (kind === "msgpack") {
     try {
-      yield* decodeIter<T>(chunks, { mapsAsObjects: true, ...decoding });
+      yield* decodeIter<T>(chunks, { ...PEER_DECODING, ...decoding });
     } catch (error) {
       throw fail(error);
     }

@@ -30,16 +30,17 @@ export interface RespondInit extends ResponseInit {
   /**
    * Packs MessagePack bodies, with its own options and extensions; reuse one for many
    * responses. A streamed body is then one value per chunk, each packed by this Packr. Without
-   * it, single values are packed as `pack` packs them and streams by a `PackrStream`, both with
-   * `packrOptions`.
+   * it, single values are packed by a Packr and streams by a `PackrStream`, both with
+   * `packrOptions` (over `{ useRecords: false, useInt64: true }`).
    */
   packr?: Packr | undefined;
   /**
    * Options of the packer when no `packr` is given (`coalesceBytes` applies to streams).
    * Records are off unless `useRecords: true` is given, so any MessagePack decoder reads the
-   * body. For single values, one Packr is made per options object and reused while that object
-   * lives: keep the object in a constant.
-   * @default {{ useRecords: false }}
+   * body, and `useInt64` is on unless `useInt64: false` is given, so that safe integers beyond
+   * 32 bits reach Go's and Python's integer types as integers. For single values, one Packr is
+   * made per options object and reused while that object lives: keep the object in a constant.
+   * @default {{ useRecords: false, useInt64: true }}
    */
   packrOptions?: PackrStreamOptions | undefined;
   /**
@@ -73,11 +74,13 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
  * response has `Vary: Accept` (added to any `Vary` given in `init.headers`); the
  * `Content-Type` is always set by `respond`.
  *
- * MessagePack is plain (objects as maps, no records) unless `init.packrOptions` or
- * `init.packr` say otherwise, so any MessagePack decoder reads it. JSON is written as
- * `JSON.stringify` writes it, except that a bigint becomes a string of its digits and a
- * top-level `undefined` becomes `null`; `Map`, `Set`, binary and other values JSON cannot
- * hold need `init.replacer` ({@linkcode jsonReplacer} has rules for them) or a `toJSON`.
+ * MessagePack is plain (objects as maps, no records, safe integers beyond 32 bits as
+ * int64/uint64 rather than float64) unless `init.packrOptions` or `init.packr` say otherwise,
+ * so any MessagePack decoder reads it and a Go `int64` field or a Python `int` receives an
+ * integer. JSON is written as `JSON.stringify` writes it, except that a bigint becomes a string
+ * of its digits and a top-level `undefined` becomes `null`; `Map`, `Set`, binary and other
+ * values JSON cannot hold need `init.replacer` ({@linkcode jsonReplacer} has rules for them) or
+ * a `toJSON`.
  *
  * **Streaming.** An iterator or generator, an async iterable or a `ReadableStream` is streamed:
  * a MessagePack sequence (values one after another, through a `PackrStream`) for MessagePack

@@ -184,7 +184,10 @@ async function* encodeAsync(
  * linear time for values spanning many chunks, `maxIncompleteBufferSize`. As in msgpackr, a
  * synchronous iterable of chunks gives a synchronous iterator (`[...decodeIter(chunks)]`),
  * anything else an async one. Errors are thrown after the values decoded before them have been
- * yielded; a source that ends inside a value throws an `IncompleteDataError`.
+ * yielded; a source that ends inside a value throws an `IncompleteDataError`. As for
+ * `UnpackrStream`, the defaults are msgpackr's (maps as `Map`s, 64-bit integers as bigints): for
+ * a producer that is not msgpackr (a Go or Python service), pass
+ * `{ mapsAsObjects: true, int64AsType: "auto" }`.
  *
  * @typeParam T The type of the decoded values (not checked).
  * @param source The byte chunks.
@@ -212,6 +215,22 @@ async function* encodeAsync(
  * const values: string[] = [];
  * for await (const value of decodeIter<string>(response.body!)) values.push(value);
  * assert.deepEqual(values, ["a", "b"]);
+ * ```
+ *
+ * @example From a service that is not msgpackr (Go, Python)
+ * ```ts
+ * import { decodeIter } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * // two values as a Go service packs struct { ID int64 `msgpack:"id"` }: maps, int64s
+ * const bytes = new Uint8Array([
+ *   ...[0x81, 0xa2, 0x69, 0x64, 0xd3, 0, 0, 0x01, 0x8b, 0xcf, 0xe5, 0x68, 0x7b],
+ *   ...[0x81, 0xa2, 0x69, 0x64, 0xd3, 0, 0, 0, 0, 0, 0, 0, 0x02],
+ * ]);
+ * const options = { mapsAsObjects: true, int64AsType: "auto" } as const;
+ * assert.deepEqual([...decodeIter([bytes], options)], [{ id: 1700000000123 }, { id: 2 }]);
+ * // msgpackr's defaults: Maps and bigints
+ * assert.deepEqual([...decodeIter([bytes])][1], new Map([["id", 2n]]));
  * ```
  */
 export function decodeIter<T = unknown>(

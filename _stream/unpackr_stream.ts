@@ -17,6 +17,11 @@ import type { MessagePackSource } from "../_decode/unpack.ts";
  * `null` and `undefined` values are emitted as they are. Binary values are views of the chunks
  * (of a copy, for a value that spanned chunks) unless `copyBuffers` is set.
  *
+ * Its defaults are msgpackr's, made for a msgpackr producer: maps decode as `Map`s and 64-bit
+ * integers as bigints. For a producer that is not msgpackr (a Go or Python service), pass
+ * `{ mapsAsObjects: true, int64AsType: "auto" }`: maps become plain objects, and 64-bit
+ * integers numbers when they are safe integers (bigints beyond).
+ *
  * A value arriving in many small chunks is decoded once, in time linear in its size. At most
  * `maxIncompleteBufferSize` bytes (64 MiB by default) are held for a value that spans chunks;
  * beyond that the stream errors with a `DecodeError`. Malformed bytes error the stream with the
@@ -54,6 +59,29 @@ import type { MessagePackSource } from "../_decode/unpack.ts";
  *   values.push(value);
  * }
  * assert.deepEqual(values, [new Map([["a", 1]]), [2, 3]]);
+ * ```
+ *
+ * @example From a service that is not msgpackr (Go, Python)
+ * ```ts
+ * import { UnpackrStream } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * // two values as a Go service packs struct { ID int64 `msgpack:"id"` }: maps, int64s
+ * const bytes = new Uint8Array([
+ *   ...[0x81, 0xa2, 0x69, 0x64, 0xd3, 0, 0, 0x01, 0x8b, 0xcf, 0xe5, 0x68, 0x7b],
+ *   ...[0x81, 0xa2, 0x69, 0x64, 0xd3, 0, 0, 0, 0, 0, 0, 0, 0x02],
+ * ]);
+ * const values = await Array.fromAsync(
+ *   ReadableStream.from([bytes]).pipeThrough(
+ *     new UnpackrStream({ mapsAsObjects: true, int64AsType: "auto" }),
+ *   ),
+ * );
+ * assert.deepEqual(values, [{ id: 1700000000123 }, { id: 2 }]);
+ * // msgpackr's defaults: Maps and bigints
+ * const [first] = await Array.fromAsync(
+ *   ReadableStream.from([bytes]).pipeThrough(new UnpackrStream()),
+ * );
+ * assert.deepEqual(first, new Map([["id", 1700000000123n]]));
  * ```
  *
  * @example Errors come after the values before them

@@ -89,3 +89,17 @@ export function compilesDuring<T>(action: () => T): { result: T; compiles: numbe
     (globalThis as { Function: FunctionConstructor }).Function = RealFunction;
   }
 }
+
+/** The bytes of standard base64 text. */
+export function base64Bytes(text: string): Uint8Array {
+  return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+}
+
+/** Standard base64 text of bytes. */
+export function base64Text(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}

@@ -15,7 +15,9 @@
 // - `--base64` and `--hex` read payloads as logs show them;
 // - the library: `new Unpackr({ mapsAsObjects: false, int64AsType: "bigint" })` decodes each
 //   payload, `new Packr({ useRecords: false })` packs it again, and Python decodes the result to
-//   the value it decoded from its own payload (python_corpus.py check says how floats compare).
+//   the value it decoded from its own payload (python_corpus.py check says how floats compare);
+// - a Packr with `useInt64` sends safe integers beyond 32 bits that Python reads as `int` (where
+//   msgpackr's float64 reads as `float`), Uint8Arrays as `bytes` and Dates as `datetime`.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -23,12 +25,13 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Packr, Unpackr } from "../mod.ts";
+import { pack, Packr, Unpackr } from "../mod.ts";
 import { decodeToJson, encodeFromJson } from "../cli.ts";
 import { concatBytes } from "../_core/bytes.ts";
 import { ROOT, runCli, text } from "./_cli.ts";
+import { type Exact, parseExact } from "./_exact_json.ts";
 import { run } from "./_process.ts";
-import { hex } from "./_util.ts";
+import { base64Bytes, base64Text, hex } from "./_util.ts";
 
 const PYTHON = "/usr/bin/python3";
 const SCRIPT = join(ROOT, "tests", "cli", "python_corpus.py");
@@ -39,18 +42,6 @@ interface Case {
   json: string;
   plain: boolean;
   library: boolean;
-}
-
-function base64Bytes(text: string): Uint8Array {
-  return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
-}
-
-function base64Text(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
 }
 
 /** The corpus, from Python; a clear failure when Debian's python3-msgpack is missing. */
@@ -78,88 +69,6 @@ function loadCorpus(): Case[] {
 
 const corpus = loadCorpus();
 const payloads = corpus.map((entry) => base64Bytes(entry.msgpack));
-
-/** A JSON value with exact numbers: integers as BigInt, objects as their members in order. */
-type Exact = null | boolean | bigint | number | string | Exact[] | { members: [string, Exact][] };
-
-/** Parses a sequence of JSON texts into {@linkcode Exact} values (independently of the tool). */
-function parseExact(source: string): Exact[] {
-  let pos = 0;
-  const space = () => {
-    while (pos < source.length && " \t\r\n".includes(source[pos])) pos++;
-  };
-  const fail = (what: string): never => {
-    throw new SyntaxError(`${what} at ${pos}: ${JSON.stringify(source.slice(pos, pos + 20))}`);
-  };
-  const value = (): Exact => {
-    space();
-    const char = source[pos];
-    if (char === "{") {
-      pos++;
-      const members: [string, Exact][] = [];
-      space();
-      if (source[pos] === "}") {
-        pos++;
-        return { members };
-      }
-      for (;;) {
-        space();
-        const key = value();
-        if (typeof key !== "string") fail("expected a key");
-        space();
-        if (source[pos++] !== ":") fail("expected ':'");
-        members.push([key as string, value()]);
-        space();
-        const next = source[pos++];
-        if (next === "}") return { members };
-        if (next !== ",") fail("expected ',' or '}'");
-      }
-    }
-    if (char === "[") {
-      pos++;
-      const items: Exact[] = [];
-      space();
-      if (source[pos] === "]") {
-        pos++;
-        return items;
-      }
-      for (;;) {
-        items.push(value());
-        space();
-        const next = source[pos++];
-        if (next === "]") return items;
-        if (next !== ",") fail("expected ',' or ']'");
-      }
-    }
-    if (char === '"') {
-      const match = /^"(?:[^"\\]|\\.)*"/.exec(source.slice(pos, pos + source.length));
-      if (match === null) fail("bad string");
-      pos += match![0].length;
-      return JSON.parse(match![0]);
-    }
-    const number = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(source.slice(pos, pos + 400));
-    if (number !== null) {
-      pos += number[0].length;
-      return number[1] === undefined && number[2] === undefined
-        ? BigInt(number[0])
-        : Number(number[0]);
-    }
-    for (const [word, result] of [["true", true], ["false", false], ["null", null]] as const) {
-      if (source.startsWith(word, pos)) {
-        pos += word.length;
-        return result;
-      }
-    }
-    return fail("unexpected text");
-  };
-  const values: Exact[] = [];
-  space();
-  while (pos < source.length) {
-    values.push(value());
-    space();
-  }
-  return values;
-}
 
 /** Asserts the tool's documents equal the corpus's expected JSON, case by case. */
 function assertSameJson(output: string, form: string): void {
@@ -277,5 +186,39 @@ describe("Python's msgpack as the producer", () => {
     assert.equal(report.code, 0);
     assert.equal(out.split("\n").filter((line) => line.startsWith("ok ")).length, checked);
     assert.ok(checked > 90, `${checked} payloads`);
+  });
+
+  test("useInt64 reaches Python as int; Uint8Array as bytes, Date as datetime", async () => {
+    const at = Date.now();
+    const value = {
+      at,
+      id: 2 ** 53 - 1,
+      neg: -(2 ** 40),
+      small: 5,
+      ratio: 0.5,
+      unsafe: 2 ** 53,
+      data: new Uint8Array([1, 255]),
+      when: new Date(1700000000123),
+    };
+    const packed = [new Packr({ useRecords: false, useInt64: true }).pack(value), pack(value)];
+    const report = await run(PYTHON, [SCRIPT, "types"], packed.map(base64Text).join("\n") + "\n");
+    assert.equal(report.code, 0, report.stderr);
+    const [withInt64, withFloats] = parseExact(text(report.stdout)).map((line) =>
+      Object.fromEntries((line as { members: [string, Exact][] }).members)
+    );
+    assert.deepStrictEqual(withInt64, {
+      at: ["int", BigInt(at)],
+      id: ["int", 2n ** 53n - 1n],
+      neg: ["int", -(2n ** 40n)],
+      small: ["int", 5n],
+      ratio: ["float", 0.5],
+      // not a safe integer: float64, as without the option
+      unsafe: ["float", 2 ** 53],
+      data: ["bytes", "01ff"],
+      when: ["datetime", "2023-11-14T22:13:20.123000+00:00"],
+    });
+    // msgpackr's bytes: Python gets floats
+    assert.deepStrictEqual(withFloats.at, ["float", at]);
+    assert.deepStrictEqual(withFloats.neg, ["float", -(2 ** 40)]);
   });
 });

@@ -469,7 +469,12 @@ describe("readBody()", () => {
 
   test("decoding options, or an Unpackr", async () => {
     const bytes = pack({ n: 2n ** 40n });
-    assert.deepEqual(await readBody(post("application/msgpack", pack(5n)), {}), 5n);
+    // 64-bit integers are numbers when safe (int64AsType: "auto"), unless told otherwise
+    assert.deepEqual(await readBody(post("application/msgpack", pack(5n)), {}), 5);
+    assert.deepEqual(
+      await readBody(post("application/msgpack", pack(5n)), { int64AsType: "bigint" }),
+      5n,
+    );
     assert.deepEqual(
       await readBody(post("application/msgpack", bytes), { int64AsType: "string" }),
       { n: "1099511627776" },
@@ -732,6 +737,79 @@ describe("readBodyValues()", () => {
       for await (const value of readBodyValues(response)) values.push(value);
     }, (error) => error === failure);
     assert.deepEqual(values, [1]);
+  });
+});
+
+describe("plain MessagePack for any peer; msgpackr's choices when asked", () => {
+  const at = 1_700_000_000_123;
+  /** `at` as uint64, as useInt64 writes it (msgpackr's pack writes float64 `cb`). */
+  const AT = "cf 00 00 01 8b cf e5 68 7b";
+  /** Two values as a Go service packs struct { ID int64 `msgpack:"id"` }: maps, int64. */
+  const goValue = [0x81, 0xa2, 0x69, 0x64, 0xd3, 0, 0, 0x01, 0x8b, 0xcf, 0xe5, 0x68, 0x7b];
+  const goBytes = new Uint8Array([...goValue, ...goValue]);
+  /** A `fetch` answered by a Go service with `bytes`. */
+  const goAnswers = (bytes: Uint8Array<ArrayBuffer>) => () =>
+    Promise.resolve(new Response(bytes, { headers: { "content-type": "application/msgpack" } }));
+  const msgpackrChoices = new Map([["id", BigInt(at)]]);
+
+  test("respond and fetchValue's body write useInt64; a packr or useInt64: false, float64", async () => {
+    assert.ok(hex(await bytesOf(respond(get(ACCEPT_MSGPACK), { at }))).endsWith(AT));
+    assert.ok(hex(await bytesOf(respond(get(ACCEPT_MSGPACK), [{ at }].values()))).includes(AT));
+    for (
+      const init of [{ packr: new Packr({ useRecords: false }) }, {
+        packrOptions: { useInt64: false },
+      }]
+    ) {
+      assert.equal(
+        hex(await bytesOf(respond(get(ACCEPT_MSGPACK), { at }, init))),
+        hex(pack({ at })),
+      );
+    }
+    const sent: string[] = [];
+    const fetch = async (input: Request | URL | string, init?: RequestInit) => {
+      sent.push(hex(new Uint8Array(await new Request(input, init).arrayBuffer())));
+      return new Response(null, { status: 204 });
+    };
+    await fetchValue(URL_, { body: { at }, fetch });
+    await fetchValue(URL_, { body: { at }, fetch, packrOptions: { useInt64: false } });
+    assert.ok(sent[0].endsWith(AT));
+    assert.equal(sent[1], hex(pack({ at })));
+  });
+
+  test("readBody, readBodyValues, fetchValue, fetchValues: int64 as numbers, maps as objects", async () => {
+    const request = () => post("application/msgpack", goBytes);
+    assert.deepEqual(await readBody(request(), { multiple: true }), [{ id: at }, { id: at }]);
+    assert.deepEqual(await Array.fromAsync(readBodyValues(request())), [{ id: at }, { id: at }]);
+    const one = goAnswers(new Uint8Array(goValue));
+    assert.deepEqual(await fetchValue(URL_, { fetch: one }), { id: at });
+    assert.deepEqual(await Array.fromAsync(fetchValues(URL_, { fetch: goAnswers(goBytes) })), [
+      { id: at },
+      { id: at },
+    ]);
+    // msgpackr's choices: an Unpackr of one's own, or the options
+    assert.deepEqual(
+      await readBody(request(), { multiple: true, unpackr: new Unpackr() }),
+      [msgpackrChoices, msgpackrChoices],
+    );
+    const options = { mapsAsObjects: false, int64AsType: "bigint" } as const;
+    assert.deepEqual(await readBody(request(), { multiple: true, ...options }), [
+      msgpackrChoices,
+      msgpackrChoices,
+    ]);
+    assert.deepEqual(await Array.fromAsync(readBodyValues(request(), options)), [
+      msgpackrChoices,
+      msgpackrChoices,
+    ]);
+    assert.deepEqual(
+      await fetchValue(URL_, { fetch: one, unpackr: new Unpackr() }),
+      msgpackrChoices,
+    );
+    assert.deepEqual(
+      await Array.fromAsync(
+        fetchValues(URL_, { fetch: goAnswers(goBytes), unpackrOptions: options }),
+      ),
+      [msgpackrChoices, msgpackrChoices],
+    );
   });
 });
 

@@ -13,6 +13,10 @@ Run with Debian's /usr/bin/python3 and python3-msgpack:
                             the library decoded and packed again, and prints "ok NAME" or
                             "FAIL NAME: why" for each, comparing what Python decodes from them
                             with what it decodes from the original payload.
+  python_corpus.py types    reads lines of base64 payloads from stdin (packed by the library) and
+                            prints, for each, what Python decodes with timestamp=3 (datetimes)
+                            as JSON with every value a pair [Python type name, value]: ints and
+                            floats as they are, bytes in hex, datetimes in ISO form.
 
 The expected JSON of a value JSON can show is `json.dumps` of what `msgpack.unpackb` returns;
 for any other value it is the tag form the tool documents, written here independently of the
@@ -100,6 +104,9 @@ def cases():
     add("timestamp96 far", msgpack.Timestamp(10**13, 7), library=False)
     add("timestamps in a map", {"created": msgpack.Timestamp(1700000000, 5000000),
                                 "deleted": None})
+    # a datetime as a Python service packs it (datetime=True: aware datetimes as timestamps)
+    when = datetime.datetime(2023, 11, 14, 22, 13, 20, 123000, tzinfo=datetime.timezone.utc)
+    out.append(("datetime", msgpack.packb({"at": when}, datetime=True), False, True))
     # extension types no one here registered
     add("ext fixext1", msgpack.ExtType(5, b"a"))
     add("ext empty", msgpack.ExtType(1, b""))
@@ -211,6 +218,26 @@ def same(a, b, path):
     return None if a == b else f"{path}: {a!r} came back as {b!r}"
 
 
+def typed(value):
+    """The value with every leaf as [type name, value] (bytes in hex, datetimes in ISO form)."""
+    if isinstance(value, dict):
+        return {k: typed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [typed(v) for v in value]
+    if isinstance(value, bytes):
+        return ["bytes", value.hex()]
+    if isinstance(value, datetime.datetime):
+        return ["datetime", value.isoformat()]
+    return [type(value).__name__, value]
+
+
+def types():
+    for line in sys.stdin:
+        if line.strip():
+            value = msgpack.unpackb(base64.b64decode(line), **{**UNPACK, "timestamp": 3})
+            print(json.dumps(typed(value)))
+
+
 def check():
     originals = {name: payload for name, payload, _, _ in cases()}
     failed = 0
@@ -238,5 +265,7 @@ if __name__ == "__main__":
         corpus()
     elif sys.argv[1:] == ["check"]:
         check()
+    elif sys.argv[1:] == ["types"]:
+        types()
     else:
-        sys.exit("usage: python_corpus.py corpus|check")
+        sys.exit("usage: python_corpus.py corpus|check|types")
