@@ -42,6 +42,7 @@ import {
 } from "../_records/map_shapes.ts";
 import { RecordTable } from "../_records/table.ts";
 import { decodeBigIntPayload } from "../_format/bigint_ext.ts";
+import { disabledExtension } from "./extension_policy.ts";
 import { decodeTimestamp } from "../_format/timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "../_format/typed_array_ext.ts";
 import { decodeString, decodeStringStrict } from "../_strings/utf8.ts";
@@ -82,8 +83,11 @@ export interface DecodeFlags {
   int64: Int64Mode;
   roundFloat32: boolean;
   copyBuffers: boolean;
-  /** `structuredClone: false` was given: reference extensions are errors. */
-  rejectReferences: boolean;
+  /**
+   * Built-in extensions this decoder refuses (`structuredClone: false`, `plainDataOnly`), a bit
+   * mask of `_decode/extension_policy.ts`; 0 for none.
+   */
+  disabledExtensions: number;
   allowArraysInMapKeys: boolean;
   /** Ill-formed UTF-8 in a string is an error instead of U+FFFD. */
   fatal: boolean;
@@ -1019,6 +1023,11 @@ function readExtension(length: number, headerOffset: number): unknown {
   position += length;
   const custom = extensionDecoders[type];
   if (custom !== undefined) return readCustomExtension(custom, type, start, length, headerOffset);
+  if (context.disabledExtensions !== 0) {
+    // refused at the header, before anything of it is read or built
+    const refusal = disabledExtension(type, context.disabledExtensions);
+    if (refusal !== null) throw invalid(refusal, headerOffset);
+  }
   switch (type) {
     case 0x00: // undefined (the notepack convention)
       return undefined;
@@ -1210,9 +1219,6 @@ function readTypedArray(start: number, length: number, headerOffset: number): un
 // ---- structured clone references (docs/wire-format.md, "References and cycles") -----------------
 
 function referenceId(start: number, length: number, headerOffset: number, what: string): number {
-  if (context.rejectReferences) {
-    throw invalid("Structured clone extension is disabled", headerOffset);
-  }
   if (length !== 4) throw invalid(`Invalid ${what} extension length ${length}`, headerOffset);
   return src[start] * 0x1000000 + ((src[start + 1] << 16) | (src[start + 2] << 8) | src[start + 3]);
 }

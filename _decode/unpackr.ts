@@ -13,6 +13,7 @@ import {
 import { type Extension, ExtensionRegistry, globalExtensions } from "../_core/extensions.ts";
 import type { Structure, UnpackrOptions } from "../_core/options.ts";
 import { toBytes } from "../_core/bytes.ts";
+import { disabledExtensionsOf } from "./extension_policy.ts";
 import { markSharedLength } from "../_records/table.ts";
 
 /**
@@ -87,7 +88,7 @@ function decodeFlags(settings: UnpackrOptions, hasTable: boolean): DecodeFlags {
     int64: INT64_MODES[int64Type],
     roundFloat32: (settings.useFloat32 ?? 0) > 2,
     copyBuffers: settings.copyBuffers === true,
-    rejectReferences: settings.structuredClone === false,
+    disabledExtensions: disabledExtensionsOf(settings),
     allowArraysInMapKeys: settings.allowArraysInMapKeys === true,
     fatal: settings.fatal === true,
     maxDepth: settings.maxDepth ?? DEFAULT_MAX_DEPTH,
@@ -141,6 +142,8 @@ export class Unpackr {
   declare copyBuffers: UnpackrOptions["copyBuffers"];
   /** The `structuredClone` option; assignable. */
   declare structuredClone: UnpackrOptions["structuredClone"];
+  /** The `plainDataOnly` option; assignable. */
+  declare plainDataOnly: UnpackrOptions["plainDataOnly"];
   /** The `allowArraysInMapKeys` option; assignable. */
   declare allowArraysInMapKeys: UnpackrOptions["allowArraysInMapKeys"];
   /** The `trusted` option; assignable. */
@@ -195,7 +198,7 @@ export class Unpackr {
       int64: flags.int64,
       roundFloat32: flags.roundFloat32,
       copyBuffers: flags.copyBuffers,
-      rejectReferences: flags.rejectReferences,
+      disabledExtensions: flags.disabledExtensions,
       allowArraysInMapKeys: flags.allowArraysInMapKeys,
       fatal: flags.fatal,
       maxDepth: flags.maxDepth,
@@ -513,6 +516,7 @@ defineOptionAccessors(
     "useFloat32",
     "copyBuffers",
     "structuredClone",
+    "plainDataOnly",
     "allowArraysInMapKeys",
     "trusted",
     "fatal",
