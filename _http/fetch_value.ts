@@ -9,7 +9,12 @@ import { encodeStream, packValue } from "./encode_body.ts";
 import { HttpError } from "./http_error.ts";
 import { decodeUtf8, type JsonReplacer, stringifyJson } from "./json.ts";
 import { bodyKindOf, JSON_TYPE, NDJSON_TYPE } from "./media_type.ts";
-import { decodeBody, type ReadBodyOptions, readBodyValues } from "./read_body.ts";
+import {
+  decodeBody,
+  type ReadBodyOptions,
+  readBodyValues,
+  type ReadBodyValuesOptions,
+} from "./read_body.ts";
 import { checkMaxBytes, discardBody, readBytes } from "./read_bytes.ts";
 import { isValueSource } from "./value_source.ts";
 
@@ -76,9 +81,17 @@ export interface FetchValueInit extends Omit<RequestInit, "body"> {
   packrOptions?: PackrStreamOptions | undefined;
   /** Replacer for a JSON body (see {@linkcode jsonReplacer}). */
   replacer?: JsonReplacer | undefined;
-  /** Decodes MessagePack responses (its options and extensions apply; `fetchValue` only). */
+  /**
+   * Decodes MessagePack responses (its options and extensions apply; `fetchValue` only). Without
+   * it, MessagePack is decoded as plain data only (`plainDataOnly`); a client that trusts the
+   * server passes `new Unpackr({ mapsAsObjects: true })`, or `unpackrOptions` with
+   * `plainDataOnly: false`, to accept references, `RegExp` and `Error` too.
+   */
   unpackr?: Unpackr | undefined;
-  /** Options of the MessagePack decoder (and `maxIncompleteBufferSize` for `fetchValues`). */
+  /**
+   * Options of the MessagePack decoder (and `maxIncompleteBufferSize` for `fetchValues`, which
+   * bounds one value: 64 MiB by default). `plainDataOnly` is on unless `plainDataOnly: false`.
+   */
   unpackrOptions?: UnpackrStreamOptions | undefined;
   /**
    * Most bytes of a response body read; past it the call fails (a 502 {@linkcode HttpError}
@@ -203,7 +216,8 @@ function badResponse(error: unknown, response: Response, what: string): unknown 
 /**
  * Fetches a value: sends the request with `Accept: application/msgpack, application/json;q=0.9`
  * (and `init.body` as MessagePack, or as JSON with `format: "json"`), and decodes whichever of
- * MessagePack and JSON comes back (maps as plain objects).
+ * MessagePack and JSON comes back (maps as plain objects; MessagePack as plain data only, as
+ * {@linkcode readBody} decodes it, unless `unpackr` or `unpackrOptions` say otherwise).
  *
  * A response whose status is not 2xx throws an {@linkcode HttpError} with that `status`, the
  * decoded `body` (MessagePack or JSON; the text of a `text/*` body or of one without a
@@ -319,9 +333,11 @@ export async function* fetchValues<T = unknown>(
     discardBody(response);
     return;
   }
-  const options: { maxBytes: number } & UnpackrStreamOptions = {
+  const options: ReadBodyValuesOptions = {
     ...init.unpackrOptions,
     maxBytes: init.maxBytes ?? Infinity,
+    // one value is bounded by `unpackrOptions.maxIncompleteBufferSize` alone (64 MiB by default)
+    maxValueBytes: Infinity,
   };
   try {
     yield* readBodyValues<T>(response, options);
