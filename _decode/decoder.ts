@@ -29,6 +29,7 @@ import type { Extension, ExtensionRegistry } from "../_core/extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "../_format/float32.ts";
 import { float32At, float64At } from "../_format/float_bytes.ts";
 import { createRecordType, type RecordType, resetCompileAllowance } from "../_records/reader.ts";
+import { renewBuilderPoolIfDue } from "../_records/builder_pool.ts";
 import {
   type MapShape,
   mapShapes,
@@ -1560,6 +1561,7 @@ function runOne(
 function startOutermost(): void {
   resetCompileAllowance();
   mapShapes.renewIfFull();
+  renewBuilderPoolIfDue();
 }
 
 /** After that decode, whether it succeeded or not: the value stack keeps nothing alive. */

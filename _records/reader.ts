@@ -1,7 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { plans, RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "./builders.ts";
+import { builderPoolGeneration, lendBuilder, type ObjectBuilder } from "./builder_pool.ts";
 
 // Readers for records (docs/wire-format.md, "Records"; how readers are chosen and compiled:
 // docs/architecture.md). Every record type starts on the interpreted reader, which builds objects
@@ -17,7 +17,7 @@ export type RecordBodyReader = () => object;
  * Builds a specialised reader for one shape. Receives the property names (already renamed for
  * safety), the value reader (the decoder's `read` for records, the value stack's for plain maps)
  * and whether to freeze the result. Returns `null` when it will not compile the shape now (no
- * allowance left in this decode, or too many shapes). May throw (for example under a
+ * allowance left in this decode), or ever (a shape too large). May throw (for example under a
  * Content-Security-Policy); the caller then stays on the interpreted reader for good.
  */
 export type RecordReaderCompiler = (
@@ -51,7 +51,8 @@ const POOL_AFTER_READS = 2;
  * Most shapes compiled during one top-level decode. Compiling a shape costs far more than
  * reading a record, so without a cap a crafted message with thousands of distinct shapes could
  * spend seconds in the compiler; shapes beyond the cap stay interpreted and may compile in a later
- * decode.
+ * decode. Each decode has its own allowance, so what one decode spends never keeps another's
+ * shapes from compiling.
  */
 const MAX_COMPILES_PER_DECODE = 32;
 
@@ -83,46 +84,8 @@ function toPropertyNames(keys: readonly string[]): string[] {
   return keys.map((key) => key === "__proto__" ? "__proto_" : key);
 }
 
-/**
- * Builders handed out so far, by value reader (the decoder's `read` for records, the map value
- * stack's for plain maps) and shape (`JSON.stringify` of the property names): every record type
- * of a shape, in any decoder, uses the same builder, so its caches keep seeing one shape.
- * Bounded by the pools: once they are spent, new shapes use the loop and are not kept.
- */
-const buildersByShape = new Map<() => unknown, Map<string, () => Record<string, unknown>>>();
-let pooledShapes = 0;
-let nextFreeBuilder = 0;
-let nextFreeChunk = 0;
-
-/** Shapes that have a builder of their own (for tests: the pools are spent at 64). */
-export function pooledShapeCount(): number {
-  return pooledShapes;
-}
-
-/**
- * The engine's own copy of a property name, for the names a pooled builder stores (made once per
- * builder: internalizing a name costs more than a store). Names decoded from an inline definition
- * are fresh strings; a keyed store with one makes V8 look it up in its table of property names on
- * every store, while the string an object's key list hands back is that table's entry. This
- * speeds V8 up on shapes first met inline; JavaScriptCore neither gains nor loses.
- */
-function internalized(name: string): string {
-  return Object.keys({ [name]: 0 })[0];
-}
-
-/**
- * Most properties of a shape whose pooled builder starts its objects from `{}`; larger shapes start
- * from a copy of a template that has every property. V8 turns an object that gains 20 or so
- * properties by keyed stores into a slow dictionary (16 leaves a margin), while a copy of a
- * template made by JSON.parse has them all at once, in the object itself, as a literal would.
- * Smaller shapes start from `{}`, because there the copy costs more than the stores that grow the
- * object (on JavaScriptCore it is a call into the runtime).
- * Chosen by measurement: deno run -A bench/object_building.ts / bun bench/object_building.ts.
- */
-export const MOST_PROPERTIES_WITHOUT_TEMPLATE = 16;
-
-/** Builds with a plain loop: for shapes that came after the pools ran out. */
-function loopBuilder(names: readonly string[], read: () => unknown): () => Record<string, unknown> {
+/** Builds with a plain loop: for shapes the pool has no builder for. */
+function loopBuilder(names: readonly string[], read: () => unknown): ObjectBuilder {
   const count = names.length;
   return () => {
     const object: Record<string, unknown> = {};
@@ -132,70 +95,42 @@ function loopBuilder(names: readonly string[], read: () => unknown): () => Recor
 }
 
 /**
- * Builds objects of one shape without code generation, reading each value with `read`: the core of
- * the interpreted reader (exported for bench/object_building.ts). The shape gets its own builder
- * from the pool of `_records/builders.ts` (see there why that is much faster than a loop), shared
- * with every later reader of the same shape (all readers of a decoder pass the same `read`; a shape
- * met again with another `read` gets the loop).
+ * Builds objects of one shape without code generation, reading each value with `read` (for
+ * bench/object_building.ts and tests): the shape's builder from the pool of
+ * `_records/builder_pool.ts` (see `_records/builders.ts` why that is much faster than a loop),
+ * shared with every other holder of the same shape and `read`, else the loop. A pooled builder is
+ * lent until the pool is renewed (only ever between top-level decodes), which calls `release`.
  */
 export function createObjectBuilder(
   names: readonly string[],
   read: () => unknown,
-): () => Record<string, unknown> {
+  release: () => void = () => {},
+): ObjectBuilder {
   if (names.length === 0) return () => ({});
-  return pooledBuilder(names, read) ?? loopBuilder(names, read);
-}
-
-/** The shape's pooled builder reading with `read`, or `null` once the pools are spent. */
-function pooledBuilder(
-  names: readonly string[],
-  read: () => unknown,
-): (() => Record<string, unknown>) | null {
-  const shape = JSON.stringify(names);
-  let builders = buildersByShape.get(read);
-  const known = builders?.get(shape);
-  if (known !== undefined) return known;
-  const chunkCount = Math.ceil(names.length / STORES_PER_CHUNK) - 1;
-  if (
-    nextFreeBuilder === RECORD_BUILDERS.length || nextFreeChunk + chunkCount > STORE_CHUNKS.length
-  ) return null;
-  plans[nextFreeBuilder] = {
-    names: names.map(internalized),
-    read,
-    // JSON.parse makes an object with all its properties in place, as a literal would
-    template: names.length <= MOST_PROPERTIES_WITHOUT_TEMPLATE
-      ? null
-      : JSON.parse(JSON.stringify(Object.fromEntries(names.map((name) => [name, null])))),
-    rest: STORE_CHUNKS.slice(nextFreeChunk, nextFreeChunk + chunkCount),
-  };
-  nextFreeChunk += chunkCount;
-  const build = RECORD_BUILDERS[nextFreeBuilder++];
-  if (builders === undefined) buildersByShape.set(read, builders = new Map());
-  builders.set(shape, build);
-  pooledShapes++;
-  return build;
+  return lendBuilder(names, read, release) ?? loopBuilder(names, read);
 }
 
 /**
  * A builder for plain maps of one key sequence (`_records/map_shapes.ts`), reading the values
  * with `read`: compiled when `compile` (the decoder's `compileRecordReaders`) and a compiler is
- * installed and allowed, else the shape's pooled builder. `null`: not now (this decode's compile
- * allowance is spent; ask again later) or none (the pools are spent).
+ * installed and allowed, else the shape's pooled builder, lent until the pool calls `release`.
+ * `null`: not now (this decode's compile allowance is spent, or the pool is; ask again later).
  */
 export function createShapeBuilder(
   names: readonly string[],
   read: () => unknown,
   compile: boolean,
-): (() => Record<string, unknown>) | null {
+  release: () => void,
+): ObjectBuilder | null {
   if (compile && compiler !== null) {
-    const compiled = tryCompile(names, read, false) as (() => Record<string, unknown>) | null;
+    const compiled = tryCompile(names, read, false) as ObjectBuilder | null;
     if (compiled !== null || compiler !== null) return compiled;
   }
-  return pooledBuilder(names, read);
+  return lendBuilder(names, read, release);
 }
 
 /** A reader returning what `build` builds, frozen when the decoder freezes its data. */
-function asReader(build: () => Record<string, unknown>, freeze: boolean): RecordBodyReader {
+function asReader(build: ObjectBuilder, freeze: boolean): RecordBodyReader {
   return freeze ? () => Object.freeze(build()) : build;
 }
 
@@ -214,7 +149,9 @@ export interface RecordTypeOptions {
  * once (a shape redefined in every message) never pays for finding one. When a compiler is
  * installed and allowed, a shape read `COMPILE_AFTER_READS` times gets a compiled reader instead;
  * if compiling throws, compilation is switched off for the whole process and the shape carries on
- * with its pooled builder.
+ * with its pooled builder. A pooled builder is lent (`_records/builder_pool.ts`): when the pool
+ * takes it back the type reads with the loop and earns one again; a type the pool refused reads
+ * with the loop and asks again once the pool was renewed.
  */
 export function createRecordType(
   keys: readonly string[] | null,
@@ -223,41 +160,63 @@ export function createRecordType(
 ): RecordType {
   const names = keys === null ? [] : toPropertyNames(keys);
   const freeze = options.freeze;
-  let interpreted = asReader(loopBuilder(names, read), freeze);
+  const loop = asReader(loopBuilder(names, read), freeze);
+  /** What the type reads with until it is compiled: the loop, or its lent pooled builder. */
+  let interpreted = loop;
   const type: RecordType = {
     keys,
     size: names.length,
     twoByte: options.twoByte,
     shared: options.shared,
-    read: interpreted,
+    read: loop,
   };
   const compile = options.compile && compiler !== null;
-  let pooled = false;
-  const usePool = () => {
-    if (pooled) return;
-    pooled = true;
-    interpreted = asReader(createObjectBuilder(names, read), freeze);
+  let compiled = false;
+  /** The pool's generation when it last refused this type a builder (-1: never). */
+  let refusedIn = -1;
+  // the pool takes its builder back (between top-level decodes): the loop again, and earn anew
+  const release = () => {
+    interpreted = loop;
+    if (!compiled) type.read = earn;
+  };
+  /** Whether `interpreted` is the shape's pooled builder, borrowing it if the pool lends it now. */
+  const usePool = (): boolean => {
+    if (interpreted !== loop || names.length === 0) return true; // an empty shape needs none
+    if (refusedIn === builderPoolGeneration) return false;
+    const build = lendBuilder(names, read, release);
+    if (build === null) {
+      refusedIn = builderPoolGeneration;
+      return false;
+    }
+    interpreted = asReader(build, freeze);
+    return true;
+  };
+  // refused by the pool: the loop, until the pool is renewed (a test on this slow path only)
+  const waitForPool = (): object => {
+    if (refusedIn !== builderPoolGeneration) type.read = earn;
+    return loop();
   };
   let reads = 0;
   let nextCompile = COMPILE_AFTER_READS;
-  type.read = () => {
+  const earn = (): object => {
     reads++;
     if (!compile) {
-      if (reads >= POOL_AFTER_READS) {
-        usePool();
-        type.read = interpreted;
-      }
+      if (reads >= POOL_AFTER_READS) type.read = usePool() ? interpreted : waitForPool;
     } else if (reads > nextCompile) {
       const faster = tryCompile(names, read, freeze);
-      if (faster !== null) type.read = faster;
-      else {
-        usePool();
-        if (compiler === null) type.read = interpreted; // generation is forbidden: for good
+      if (faster !== null) {
+        compiled = true;
+        type.read = faster;
+      } else {
+        const pooled = usePool();
+        // generation is forbidden: the interpreted reader for good
+        if (compiler === null) type.read = pooled ? interpreted : waitForPool;
         else nextCompile *= 4; // no compile allowed now: try again much later
       }
     }
     return interpreted();
   };
+  type.read = earn;
   return type;
 }
 
