@@ -36,7 +36,7 @@ export const MOST_PROPERTIES_WITHOUT_TEMPLATE = 16;
 /** Top-level decodes a spent pool waits before it is renewed. */
 const RUNS_BEFORE_RENEWAL = 64;
 /** Most loans before the pool is renewed: bounds the holders the ledger keeps alive. */
-const MAX_LOANS = 2048;
+export const MAX_LOANS = 2048;
 /**
  * Most characters in the names of a shape that gets a builder: a plan keeps its names (and the
  * ledger keeps the holders, and theirs), so input with long keys cannot make them hold much.

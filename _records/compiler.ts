@@ -27,9 +27,9 @@ const IDENTIFIER = /^[a-zA-Z_$][a-zA-Z\d_$]*$/;
 // Readers that fall out stay valid for the record types and map shapes that hold them.
 
 /** Most shapes in one generation. */
-const GENERATION_SHAPES = 2048;
+export const GENERATION_SHAPES = 2048;
 /** Most characters of shape text (the `signature`s) in one generation: 1 MiB of strings. */
-const GENERATION_CHARS = 1 << 19;
+export const GENERATION_CHARS = 1 << 19;
 /** A shape with a longer text (thousands of keys, or very long ones) is never compiled. */
 const MAX_SIGNATURE_CHARS = 1 << 14;
 
