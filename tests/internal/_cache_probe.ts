@@ -20,7 +20,7 @@ import { RECORD_BUILDERS } from "../../_records/builders.ts";
 import { mapShapes } from "../../_records/map_shapes.ts";
 import type { RecordBodyReader } from "../../_records/reader.ts";
 import { heapBytes } from "../../fuzz/_fuzz.ts";
-import { collectGarbage } from "../_hostile.ts";
+import { collectGarbage, compilingLoadMessage, LONG_KEY, poolingLoadMessage } from "../_hostile.ts";
 
 const decodes = Number(process.argv[2] ?? 10_000);
 
@@ -109,56 +109,6 @@ class Client {
   }
 }
 
-// ---- the hostile side --------------------------------------------------------------------------
-
-const LONG = "k".repeat(300);
-
-/**
- * Message `n` for a decoder that generates readers: record shapes never seen before, each read
- * often enough to earn a generated reader (one with long keys), and new map key sets, repeated
- * to earn builders, with long keys among them.
- */
-function compilingMessage(n: number, packr: Packr): Uint8Array {
-  const records: unknown[] = [];
-  for (let shape = 0; shape < 3; shape++) {
-    for (let copy = 0; copy < 4; copy++) {
-      records.push({ [`r${n}_${shape}a`]: copy, [`r${n}_${shape}b`]: "x" });
-    }
-  }
-  for (let copy = 0; copy < 4; copy++) records.push({ [`${LONG}${n}a`]: 1, [`${LONG}${n}b`]: 2 });
-  const maps: unknown[] = [];
-  for (let shape = 0; shape < 2; shape++) {
-    for (let copy = 0; copy < 5; copy++) {
-      maps.push({ [`m${n}_${shape}a`]: copy, [`m${n}_${shape}b`]: 1 });
-    }
-  }
-  for (let copy = 0; copy < 5; copy++) maps.push({ [`${LONG}${n}`]: copy, short: 1 });
-  return concat(packr.pack(records), pack(maps));
-}
-
-/**
- * Message `n` for a decoder without generated readers: more record shapes than the builder pool
- * has builders, each read twice (which earns a pooled builder), and new map key sets.
- */
-function poolingMessage(n: number, packr: Packr): Uint8Array {
-  const records: unknown[] = [];
-  for (let shape = 0; shape < 70; shape++) {
-    for (let copy = 0; copy < 2; copy++) {
-      records.push({ [`p${n}_${shape}`]: copy, [`q${shape}`]: 0 });
-    }
-  }
-  const maps: unknown[] = [];
-  for (let copy = 0; copy < 5; copy++) maps.push({ [`n${n}a`]: copy, [`n${n}b`]: 1 });
-  return concat(packr.pack(records.slice(0, 60)), packr.pack(records.slice(60)), pack(maps));
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) bytes.set(part, offset), offset += part.length;
-  return bytes;
-}
-
 // ---- the run -----------------------------------------------------------------------------------
 
 function heap(): number {
@@ -181,8 +131,8 @@ const hostilePackr = new Packr();
 let heapMidway = 0;
 for (let n = 0; n < decodes; n++) {
   const [decoder, bytes] = n % 2 === 0
-    ? [hostileGenerating, compilingMessage(n, hostilePackr)]
-    : [hostileInterpreted, poolingMessage(n, hostilePackr)];
+    ? [hostileGenerating, compilingLoadMessage(n, hostilePackr)]
+    : [hostileInterpreted, poolingLoadMessage(n, hostilePackr)];
   decoder.unpackMultiple(bytes);
   if (n === decodes >> 2) heapMidway = heap();
 }
@@ -193,9 +143,11 @@ const caches = {
   objectShapes: objectShapes.size,
   pooledShapes: pooledShapeCount(),
   loans: builderLoanCount(),
-  longKeyNodes:
-    [mapShapes.find([`${LONG}${decodes - 2}`]), objectShapes.find([`${LONG}${decodes - 2}`])]
-      .filter((node) => node !== undefined).length,
+  longKeyNodes: [
+    mapShapes.find([`${LONG_KEY}${decodes - 2}`]),
+    objectShapes.find([`${LONG_KEY}${decodes - 2}`]),
+  ]
+    .filter((node) => node !== undefined).length,
 };
 
 // the well-behaved decoders again, and new ones (trees and pool renew 64 decodes after filling)
