@@ -476,7 +476,8 @@ export async function* readBodyValues<T = unknown>(
   // In pieces no larger than the bound, a value over it never ends in the piece it starts in, so
   // the stream decoder holds it, which it does up to `maxIncompleteBufferSize` bytes only: the
   // bound holds however the body is chunked.
-  const chunks = boundedChunks(body, maxBytes, failure, Math.max(1, Math.min(maxValue, PIECE)));
+  const piece = maxValue === Infinity ? Infinity : Math.max(1, Math.min(maxValue, PIECE));
+  const chunks = boundedChunks(body, maxBytes, failure, piece);
   const fail = (error: unknown): unknown =>
     "error" in failure && failure.error === error ? error : malformed(kind, error);
   if (kind === "msgpack") {

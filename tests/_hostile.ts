@@ -8,6 +8,7 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { DecodeError, IncompleteDataError, pack, type Packr } from "../mod.ts";
 import { heapBytes } from "../fuzz/_fuzz.ts";
+import { concatBytes } from "../_core/bytes.ts";
 
 /** The error a crafted input must produce. */
 export interface ExpectedError {
@@ -198,7 +199,7 @@ export function compilingLoadMessage(n: number, packr: Packr): Uint8Array {
     }
   }
   for (let copy = 0; copy < 5; copy++) maps.push({ [`${LONG_KEY}${n}`]: copy, short: 1 });
-  return joinMessages(packr.pack(records), pack(maps));
+  return concatBytes([packr.pack(records), pack(maps)]);
 }
 
 /**
@@ -215,19 +216,9 @@ export function poolingLoadMessage(n: number, packr: Packr): Uint8Array {
   }
   const maps: unknown[] = [];
   for (let copy = 0; copy < 5; copy++) maps.push({ [`n${n}a`]: copy, [`n${n}b`]: 1 });
-  return joinMessages(
+  return concatBytes([
     packr.pack(records.slice(0, 120)),
     packr.pack(records.slice(120)),
     pack(maps),
-  );
-}
-
-function joinMessages(...parts: Uint8Array[]): Uint8Array {
-  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.length;
-  }
-  return bytes;
+  ]);
 }

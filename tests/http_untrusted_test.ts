@@ -23,6 +23,7 @@ import { DecodeError, pack, Packr, Unpackr } from "../mod.ts";
 import { heapBytes } from "../fuzz/_fuzz.ts";
 import { collectGarbage } from "./_hostile.ts";
 import { serve, type Server } from "./_http.ts";
+import { concatBytes } from "../_core/bytes.ts";
 
 const MiB = 1024 * 1024;
 /** Long enough for any of these requests on a loaded machine; a hang would exceed it. */
@@ -105,7 +106,7 @@ const ROUTES: Record<string, ReadBodyOptions> = {
 let server: Server;
 /** The responses the server sends for `fetchValue` and `fetchValues`. */
 const REGEXP_RESPONSE = typed.pack(/x+/g);
-const VALUES_RESPONSE = new Uint8Array([...pack({ first: 1 }), ...typed.pack(/x+/g)]);
+const VALUES_RESPONSE = concatBytes([pack({ first: 1 }), typed.pack(/x+/g)]);
 
 before(() => {
   server = serve(async (request) => {
@@ -222,7 +223,7 @@ describe("a bound on each value by default", () => {
     const request = new Request("http://localhost/", {
       method: "POST",
       headers: { "content-type": "application/msgpack" },
-      body: new Uint8Array([...pack(1), ...twoMiB]),
+      body: concatBytes([pack(1), twoMiB]),
     });
     const seen: unknown[] = [];
     await assert.rejects(async () => {
@@ -238,7 +239,7 @@ describe("a bound on each value by default", () => {
   });
 
   test("readBodyValues: values under the bound pass; maxValueBytes raises it", async () => {
-    const halves = new Uint8Array([...pack("y".repeat(MiB / 2)), ...pack("z".repeat(MiB / 2))]);
+    const halves = concatBytes([pack("y".repeat(MiB / 2)), pack("z".repeat(MiB / 2))]);
     assert.deepEqual((await post("/values", halves)).body, { count: 2 });
     const request = new Request("http://localhost/", {
       method: "POST",
@@ -266,14 +267,14 @@ describe("a bound on each value by default", () => {
   });
 
   test("readBody with multiple: 413 for one value over maxValueBytes, maxBytes for the whole", async () => {
-    const sequence = new Uint8Array([...pack(1), ...twoMiB, ...pack(2)]);
+    const sequence = concatBytes([pack(1), twoMiB, pack(2)]);
     const { status, body } = await post("/multiple", sequence);
     assert.equal(status, 413);
     assert.match(
       String(body.error),
       /^Body value at offset 1 exceeds maxValueBytes \(1048576 bytes\)$/,
     );
-    const small = new Uint8Array([...pack(1), ...pack("y".repeat(MiB / 2)), ...pack(2)]);
+    const small = concatBytes([pack(1), pack("y".repeat(MiB / 2)), pack(2)]);
     assert.deepEqual((await post("/multiple", small)).body, { count: 3 });
     // the default maxBytes (1 MiB) bounds the whole body
     const request = new Request("http://localhost/", {

@@ -11,6 +11,7 @@ import * as msgpackr from "msgpackr";
 import { DecodeError, decodeIter, Packr, Unpackr } from "../mod.ts";
 import { TESTDATA_FILES } from "./_testdata_files.ts";
 import { fromHex, readTestdata } from "./_util.ts";
+import { concatBytes } from "../_core/bytes.ts";
 
 const plainOnly = () => new Unpackr({ plainDataOnly: true });
 const cloning = new Packr({ structuredClone: true });
@@ -99,7 +100,7 @@ describe("plainDataOnly refuses references, RegExp and Error at their header", (
   });
 
   test("streams refuse the same bytes, whatever the chunks", async () => {
-    const bytes = new Uint8Array([...typed.pack({ ok: 1 }), ...typed.pack({ pattern: /a/ })]);
+    const bytes = concatBytes([typed.pack({ ok: 1 }), typed.pack({ pattern: /a/ })]);
     for (const size of [1, 3, bytes.length]) {
       const chunks: Uint8Array[] = [];
       for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
