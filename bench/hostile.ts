@@ -13,10 +13,10 @@
  * timed twice before the load, right after it, and after a full garbage collection: a decoder
  * made before the load reading the shapes it knows, and a decoder made at that moment reading
  * shapes never seen before (the same response with its keys renamed), the case a load that
- * exhausted the caches would slow down for good. Right after the load, before the engine's next
- * full collection, the engine's own state left by the hostile objects (their shapes, its property
- * caches) slows down every object of the process; the collection clears it, so the third column
- * shows what is left of the load.
+ * exhausted the caches would slow down for good. Right after the load, until the engine's next
+ * full collection, what the engine keeps of the hostile objects' shapes can slow down objects of
+ * new shapes built by keyed stores (on V8, the interpreted reader's); the collection clears that,
+ * and none of this library's caches, so the last column shows what the load leaves behind.
  * The load is `--decodes` hostile messages (10,000 by default; tests/_hostile.ts): each full of
  * record shapes and map key sets never seen before, repeated to earn generated readers and
  * pooled builders, and long keys, half of them for a decoder that generates readers and half for
