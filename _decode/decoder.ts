@@ -1024,11 +1024,6 @@ function readExtension(length: number, headerOffset: number): unknown {
   position += length;
   const custom = extensionDecoders[type];
   if (custom !== undefined) return readCustomExtension(custom, type, start, length, headerOffset);
-  if (context.disabledExtensions !== 0) {
-    // refused at the header, before anything of it is read or built
-    const refusal = disabledExtension(type, context.disabledExtensions);
-    if (refusal !== null) throw invalid(refusal, headerOffset);
-  }
   switch (type) {
     case 0x00: // undefined (the notepack convention)
       return undefined;
@@ -1039,15 +1034,19 @@ function readExtension(length: number, headerOffset: number): unknown {
     case 0x62: // "b": string bundle
       return readBundle(start, length);
     case 0x69: // "i": the next value is object #id
+      if (context.disabledExtensions !== 0) refuseIfDisabled(type, headerOffset);
       return readIdentified(start, length, headerOffset);
     case 0x70: // "p": object #id again
+      if (context.disabledExtensions !== 0) refuseIfDisabled(type, headerOffset);
       return readPointer(start, length, headerOffset);
     case 0x73: // "s": Set; the payload is a filler, the elements follow as an array
       chargeHeap(SET_HEAP, headerOffset);
       return new Set(readTagged(headerOffset, "Set"));
     case 0x65: // "e": Error
+      if (context.disabledExtensions !== 0) refuseIfDisabled(type, headerOffset);
       return readError(headerOffset);
     case 0x78: // "x": RegExp
+      if (context.disabledExtensions !== 0) refuseIfDisabled(type, headerOffset);
       return readRegExp(headerOffset);
     case 0x74: // "t": typed array, ArrayBuffer or DataView
       return readTypedArray(start, length, headerOffset);
@@ -1057,6 +1056,15 @@ function readExtension(length: number, headerOffset: number): unknown {
     src[headerOffset] === 0xd4 ? `Unknown extension ${type}` : `Unknown extension type ${type}`,
     headerOffset,
   );
+}
+
+/**
+ * Throws when the decoder refuses this built-in extension (`structuredClone: false`,
+ * `plainDataOnly`): at its header, before anything of it is read or built.
+ */
+function refuseIfDisabled(type: number, headerOffset: number): void {
+  const refusal = disabledExtension(type, context.disabledExtensions);
+  if (refusal !== null) throw invalid(refusal, headerOffset);
 }
 
 function readCustomExtension(

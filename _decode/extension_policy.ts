@@ -4,8 +4,9 @@
 // Which of msgpackr's built-in extensions a decoder refuses (docs/wire-format.md, "Extension
 // types"): the structured clone references with `structuredClone: false`, and with
 // `plainDataOnly` also the extensions that build objects with behaviour. One bit mask per decoder
-// (`DecodeContext.disabledExtensions`), read by the decoder before it decodes an extension and by
-// the stream's value scanner, so both refuse the same bytes. Extensions registered with
+// (`DecodeContext.disabledExtensions`), read by the decoder at the header of each of these
+// extensions (no other value pays for it) and by the stream's value scanner, so both refuse the
+// same bytes. Extensions registered with
 // `addExtension` are the application's own code and are never refused.
 
 import type { UnpackrOptions } from "../_core/options.ts";
