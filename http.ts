@@ -18,6 +18,13 @@
  * JSON with `format: "json"` (a debug switch) or lets a request choose with `formatParam`
  * (`?format=json`), so a person can read a failing response with curl or a browser.
  *
+ * Bodies come from strangers, so the defaults are safe for them: MessagePack is decoded as plain
+ * data (`plainDataOnly`: structured clone references, `RegExp` and `Error` are refused with a
+ * 400 naming the extension and its offset; records, timestamps, big integers and bundled strings
+ * decode), `readBody` reads at most 1 MiB, and `readBodyValues` at most 1 MiB per value. A peer
+ * you trust gets more with `plainDataOnly: false` or an `unpackr` of your own, and larger
+ * bodies with `maxBytes` and `maxValueBytes`.
+ *
  * @example A service and its client
  * ```ts
  * import { fetchValue, HttpError, readBody, respond } from "@x/msgpackr/http";

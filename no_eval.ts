@@ -19,7 +19,7 @@
  * @module
  */
 
-import "./_records/pool.ts";
+import "./_records/builder_pool.ts";
 
 export * from "./_encode/exports.ts";
 export * from "./_decode/exports.ts";

@@ -66,6 +66,7 @@ export const OPTIONS = {
   int64AsNumber: [DECODER, false],
   copyBuffers: [DECODER_LIVE, false],
   structuredClone: [BOTH_LIVE],
+  plainDataOnly: [DECODER_LIVE, false],
   moreTypes: [ENCODER_LIVE, (settings: Settings): boolean => settings.structuredClone === true],
   bundleStrings: [ENCODER_LIVE, false],
   freezeData: [DECODER, false],

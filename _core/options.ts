@@ -116,6 +116,26 @@ export interface UnpackrOptions {
    */
   structuredClone?: boolean;
   /**
+   * Decode plain data only, for input from senders you do not trust. Refused, with a
+   * `DecodeError` naming the extension and its offset, at the extension's header before anything
+   * of it is built:
+   * - structured clone references (ext "i" and "p"): they build shared references and cycles, a
+   *   graph that can be exponentially larger as a tree than its bytes (a reference to a reference,
+   *   twice per level, 40 levels in under 1 KB), so the first `JSON.stringify` or walk over it
+   *   never returns;
+   * - `RegExp` (ext "x"): a pattern of the sender's choosing, which can take exponential time to
+   *   match;
+   * - `Error` (ext "e"): an object with behaviour (a `cause` chain, a `name` the sender sets).
+   *
+   * Everything else decodes: the MessagePack types, timestamps, `undefined`, big integers (ext
+   * "B"), records, bundled strings, Sets and typed arrays (values and bytes, as arrays and binary
+   * are), and extensions registered with `addExtension` (your own code). A msgpackr client using
+   * `new Packr()` sends nothing this refuses. Overrides `structuredClone: true`.
+   * `@x/msgpackr/http` decodes with it unless told otherwise.
+   * @default {false}
+   */
+  plainDataOnly?: boolean;
+  /**
    * Write Set, Error, RegExp, typed arrays, ArrayBuffer and DataView as msgpackr's typed
    * extensions, and bigints beyond 64 bits as ext "B".
    * @default {false}, or `true` with `structuredClone`

@@ -9,6 +9,7 @@ import {
   type Settings,
 } from "../_core/option_table.ts";
 import type { RecordTable } from "../_records/table.ts";
+import { disabledExtensionsOf } from "./extension_policy.ts";
 import { createRecordTable } from "./decoder.ts";
 
 // What a decode needs from the decoder that runs it: the decoding options as given or their
@@ -27,8 +28,11 @@ interface DerivedFlags {
   int64: Int64Mode;
   /** `useFloat32` is `DECIMAL_ROUND` or `DECIMAL_FIT`: float32 values are rounded. */
   roundFloat32: boolean;
-  /** `structuredClone: false` was given: reference extensions are errors. */
-  rejectReferences: boolean;
+  /**
+   * Built-in extensions this decoder refuses (`structuredClone: false`, `plainDataOnly`), a bit
+   * mask of `_decode/extension_policy.ts`; 0 for none.
+   */
+  disabledExtensions: number;
   /**
    * Inline definitions persist from one `unpack` to the next (`trusted`, or `sequential` without
    * `trusted: false`, for a decoder with a structure table); otherwise each `unpack` undoes its own
@@ -61,7 +65,7 @@ function derive(settings: Settings, records: RecordTable): DerivedFlags {
   return {
     int64: INT64_MODES[int64Type],
     roundFloat32: (settings.useFloat32 ?? 0) > 2,
-    rejectReferences: settings.structuredClone === false,
+    disabledExtensions: disabledExtensionsOf(settings),
     keepDefinitions: hasTable && (!!settings.trusted || (sequential && settings.trusted !== false)),
     persistInMultiple: hasTable,
   };

@@ -28,7 +28,12 @@ import { DecodeError, IncompleteDataError } from "../_core/errors.ts";
 import type { Extension } from "../_core/extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "../_format/float32.ts";
 import { float32At, float64At } from "../_format/float_bytes.ts";
-import { createRecordType, type RecordType, resetCompileAllowance } from "../_records/reader.ts";
+import {
+  createRecordType,
+  type RecordType,
+  renewPoolIfDue,
+  resetCompileAllowance,
+} from "../_records/reader.ts";
 import {
   type MapShape,
   mapShapes,
@@ -42,6 +47,7 @@ import {
 } from "../_records/map_shapes.ts";
 import { RecordTable } from "../_records/table.ts";
 import { decodeBigIntPayload } from "../_format/bigint_ext.ts";
+import { disabledExtension } from "./extension_policy.ts";
 import { decodeTimestamp } from "../_format/timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "../_format/typed_array_ext.ts";
 import { decodeString, decodeStringStrict } from "../_strings/utf8.ts";
@@ -991,15 +997,19 @@ function readExtension(length: number, headerOffset: number): unknown {
     case 0x62: // "b": string bundle
       return readBundle(start, length);
     case 0x69: // "i": the next value is object #id
+      if (context.disabledExtensions !== 0) refuseIfDisabled(type, headerOffset);
       return readIdentified(start, length, headerOffset);
     case 0x70: // "p": object #id again
+      if (context.disabledExtensions !== 0) refuseIfDisabled(type, headerOffset);
       return readPointer(start, length, headerOffset);
     case 0x73: // "s": Set; the payload is a filler, the elements follow as an array
       chargeHeap(SET_HEAP, headerOffset);
       return new Set(readTagged(headerOffset, "Set"));
     case 0x65: // "e": Error
+      if (context.disabledExtensions !== 0) refuseIfDisabled(type, headerOffset);
       return readError(headerOffset);
     case 0x78: // "x": RegExp
+      if (context.disabledExtensions !== 0) refuseIfDisabled(type, headerOffset);
       return readRegExp(headerOffset);
     case 0x74: // "t": typed array, ArrayBuffer or DataView
       return readTypedArray(start, length, headerOffset);
@@ -1009,6 +1019,15 @@ function readExtension(length: number, headerOffset: number): unknown {
     src[headerOffset] === 0xd4 ? `Unknown extension ${type}` : `Unknown extension type ${type}`,
     headerOffset,
   );
+}
+
+/**
+ * Throws when the decoder refuses this built-in extension (`structuredClone: false`,
+ * `plainDataOnly`): at its header, before anything of it is read or built.
+ */
+function refuseIfDisabled(type: number, headerOffset: number): void {
+  const refusal = disabledExtension(type, context.disabledExtensions);
+  if (refusal !== null) throw invalid(refusal, headerOffset);
 }
 
 function readCustomExtension(
@@ -1172,9 +1191,6 @@ function readTypedArray(start: number, length: number, headerOffset: number): un
 // ---- structured clone references (docs/wire-format.md, "References and cycles") -----------------
 
 function referenceId(start: number, length: number, headerOffset: number, what: string): number {
-  if (context.rejectReferences) {
-    throw invalid("Structured clone extension is disabled", headerOffset);
-  }
   if (length !== 4) throw invalid(`Invalid ${what} extension length ${length}`, headerOffset);
   return src[start] * 0x1000000 + ((src[start + 1] << 16) | (src[start + 2] << 8) | src[start + 3]);
 }
@@ -1516,6 +1532,7 @@ function runOne(
 function startOutermost(): void {
   resetCompileAllowance();
   mapShapes.renewIfFull();
+  renewPoolIfDue();
 }
 
 /** After that decode, whether it succeeded or not: the value stack keeps nothing alive. */

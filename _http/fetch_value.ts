@@ -9,7 +9,12 @@ import { encodeStream, packValue } from "./encode_body.ts";
 import { HttpError } from "./http_error.ts";
 import { decodeUtf8, type JsonReplacer, stringifyJson } from "./json.ts";
 import { bodyKindOf, JSON_TYPE, NDJSON_TYPE } from "./media_type.ts";
-import { decodeBody, type ReadBodyOptions, readBodyValues } from "./read_body.ts";
+import {
+  decodeBody,
+  type ReadBodyOptions,
+  readBodyValues,
+  type ReadBodyValuesOptions,
+} from "./read_body.ts";
 import { checkMaxBytes, discardBody, readBytes } from "./read_bytes.ts";
 import { isValueSource } from "./value_source.ts";
 
@@ -77,11 +82,17 @@ export interface FetchValueInit extends Omit<RequestInit, "body"> {
   packrOptions?: PackrStreamOptions | undefined;
   /** Replacer for a JSON body (see {@linkcode jsonReplacer}). */
   replacer?: JsonReplacer | undefined;
-  /** Decodes MessagePack responses (its options and extensions apply; `fetchValue` only). */
+  /**
+   * Decodes MessagePack responses (its options and extensions apply; `fetchValue` only). Without
+   * it, MessagePack is decoded as plain data only (`plainDataOnly`); a client that trusts the
+   * server passes `new Unpackr({ mapsAsObjects: true })`, or `unpackrOptions` with
+   * `plainDataOnly: false`, to accept references, `RegExp` and `Error` too.
+   */
   unpackr?: Unpackr | undefined;
   /**
-   * Options of the MessagePack decoder (and `maxIncompleteBufferSize` for `fetchValues`), over
-   * the defaults `{ mapsAsObjects: true, int64AsType: "auto" }`.
+   * Options of the MessagePack decoder (and `maxIncompleteBufferSize` for `fetchValues`, which
+   * bounds one value: 64 MiB by default), over the defaults
+   * `{ mapsAsObjects: true, int64AsType: "auto", plainDataOnly: true }`.
    */
   unpackrOptions?: UnpackrStreamOptions | undefined;
   /**
@@ -209,8 +220,9 @@ function badResponse(error: unknown, response: Response, what: string): unknown 
  * (and `init.body` as MessagePack, or as JSON with `format: "json"`), and decodes whichever of
  * MessagePack and JSON comes back. MessagePack decodes as from any peer: maps as plain objects,
  * 64-bit integers as numbers when they are safe integers and as bigints beyond
- * (`int64AsType: "auto"`); the body is sent with safe integers beyond 32 bits as int64/uint64
- * (`useInt64`), so a Go or Python server reads integers.
+ * (`int64AsType: "auto"`), plain data only as {@linkcode readBody} decodes it, unless `unpackr`
+ * or `unpackrOptions` say otherwise; the body is sent with safe integers beyond 32 bits as
+ * int64/uint64 (`useInt64`), so a Go or Python server reads integers.
  *
  * A response whose status is not 2xx throws an {@linkcode HttpError} with that `status`, the
  * decoded `body` (MessagePack or JSON; the text of a `text/*` body or of one without a
@@ -326,9 +338,11 @@ export async function* fetchValues<T = unknown>(
     discardBody(response);
     return;
   }
-  const options: { maxBytes: number } & UnpackrStreamOptions = {
+  const options: ReadBodyValuesOptions = {
     ...init.unpackrOptions,
     maxBytes: init.maxBytes ?? Infinity,
+    // one value is bounded by `unpackrOptions.maxIncompleteBufferSize` alone (64 MiB by default)
+    maxValueBytes: Infinity,
   };
   try {
     yield* readBodyValues<T>(response, options);

@@ -2,9 +2,14 @@
 // This module is browser compatible.
 
 import { DecodeError } from "../_core/errors.ts";
+import { DISABLED_EXTENSION } from "../_decode/extension_policy.ts";
 import type { UnpackrOptions } from "../_core/options.ts";
 import { Unpackr } from "../_decode/unpackr.ts";
-import { BUFFER_LIMIT_MESSAGE, type UnpackrStreamOptions } from "../_stream/chunk_decoder.ts";
+import {
+  BUFFER_LIMIT_MESSAGE,
+  DEFAULT_MAX_INCOMPLETE_BUFFER_SIZE,
+  type UnpackrStreamOptions,
+} from "../_stream/chunk_decoder.ts";
 import { decodeIter } from "../_stream/iterators.ts";
 import { HttpError } from "./http_error.ts";
 import { decodeUtf8, jsonLines } from "./json.ts";
@@ -38,8 +43,8 @@ import {
 export const DEFAULT_MAX_BODY_BYTES = 1048576;
 
 /**
- * Options of {@linkcode readBody}: the size bound, `multiple`, and how MessagePack is decoded
- * (an `unpackr`, or the options of one).
+ * Options of {@linkcode readBody}: the size bounds, `multiple`, and how MessagePack is decoded
+ * (an `unpackr`, or the options of one: plain data only unless `plainDataOnly: false`).
  *
  * @example Usage
  * ```ts
@@ -72,17 +77,26 @@ export interface ReadBodyOptions extends UnpackrOptions {
    */
   multiple?: boolean;
   /**
-   * Decodes MessagePack bodies (its options and extensions apply). Without it, an Unpackr with
-   * the other options is used, one per options object, over the defaults
-   * `{ mapsAsObjects: true, int64AsType: "auto" }` (maps as plain objects, 64-bit integers as
-   * numbers when they are safe integers).
+   * With `multiple`: most bytes of one value (a MessagePack value, an NDJSON line, a JSON body);
+   * a larger one is refused with a 413 {@linkcode HttpError}. `maxBytes` bounds the whole body.
+   * `Infinity` for no bound.
+   * @default {1048576} (1 MiB, {@linkcode DEFAULT_MAX_BODY_BYTES})
+   */
+  maxValueBytes?: number;
+  /**
+   * Decodes MessagePack bodies (its options and extensions apply): a server that trusts its
+   * peers passes `new Unpackr({ mapsAsObjects: true, int64AsType: "auto" })` (or sets
+   * `plainDataOnly: false`) to accept references, `RegExp` and `Error` too. Without it, an
+   * Unpackr with the other options is used, one per options object, over the defaults
+   * `{ mapsAsObjects: true, int64AsType: "auto", plainDataOnly: true }` (maps as plain objects,
+   * 64-bit integers as numbers when they are safe integers, plain data only).
    */
   unpackr?: Unpackr;
 }
 
 /**
- * Options of {@linkcode readBodyValues}: the size bound, and the options of the stream decoder
- * (`maxIncompleteBufferSize` bounds one value).
+ * Options of {@linkcode readBodyValues}: the size bounds, and the options of the stream decoder
+ * (plain data only unless `plainDataOnly: false`, or an `unpackr` of your own).
  *
  * @example Usage
  * ```ts
@@ -99,22 +113,39 @@ export interface ReadBodyOptions extends UnpackrOptions {
 export interface ReadBodyValuesOptions extends UnpackrStreamOptions {
   /**
    * Most bytes read in all; past it the values stop with a 413 {@linkcode HttpError}.
-   * `maxIncompleteBufferSize` bounds the bytes held for one value (MessagePack, an NDJSON line,
-   * a JSON body), 64 MiB by default, also with a 413.
+   * `Infinity` for no bound.
    * @default {Infinity}
    */
   maxBytes?: number;
+  /**
+   * Most bytes of one value (a MessagePack value, an NDJSON line, a JSON body), whatever the
+   * chunks it arrives in; past it the values stop with a 413 {@linkcode HttpError}. A smaller
+   * `maxIncompleteBufferSize` (the stream decoder's bound on held bytes) bounds it further.
+   * `Infinity` for no bound (but `maxIncompleteBufferSize`, 64 MiB by default).
+   * @default {1048576} (1 MiB, {@linkcode DEFAULT_MAX_BODY_BYTES})
+   */
+  maxValueBytes?: number;
 }
 
 const NO_OPTIONS: ReadBodyOptions = {};
 /** The options of `readBody` that are not decoding options. */
-const OWN_OPTIONS = new Set(["maxBytes", "multiple", "unpackr"]);
+const OWN_OPTIONS = new Set(["maxBytes", "maxValueBytes", "multiple", "unpackr"]);
+/**
+ * Largest piece of a body handed to the stream decoder at once, so that the bound on one value of
+ * {@linkcode readBodyValues} holds whatever the chunks (cutting a chunk into views copies nothing).
+ */
+const PIECE = 65536;
 /**
  * How MessagePack bodies decode unless the caller says otherwise: as plain MessagePack from any
  * peer (Go, Python, msgpackr), maps as plain objects and 64-bit integers as numbers when they are
- * safe integers (bigints beyond). Records and msgpackr's extensions are read too.
+ * safe integers (bigints beyond); records, timestamps, big integers and bundled strings are read
+ * too, but nothing that builds shared references or objects with behaviour (`plainDataOnly`).
  */
-const PEER_DECODING: UnpackrOptions = { mapsAsObjects: true, int64AsType: "auto" };
+const PEER_DECODING: UnpackrOptions = {
+  mapsAsObjects: true,
+  int64AsType: "auto",
+  plainDataOnly: true,
+};
 const plainUnpackr = new Unpackr({ useRecords: false, ...PEER_DECODING });
 /** One Unpackr per options object that has decoding options. */
 const unpackrs = new WeakMap<ReadBodyOptions, Unpackr>();
@@ -162,18 +193,45 @@ function kindOf(source: Request | Response): BodyKind {
   return kind;
 }
 
-/** A 400 for a body that cannot be decoded, or the error itself when it is not a decode error. */
+/**
+ * A 400 for a body that cannot be decoded, or uses an extension the decoder refuses; the error
+ * itself when it is not a decode error.
+ */
 function malformed(kind: BodyKind, error: unknown): unknown {
   if (error instanceof HttpError) return error;
-  if (
-    error instanceof DecodeError &&
-    error.message.startsWith(BUFFER_LIMIT_MESSAGE)
-  ) {
-    return new HttpError(413, `Body value too large: ${error.message}`, { cause: error });
-  }
   const name = kind === "msgpack" ? "MessagePack" : kind === "json" ? "JSON" : "NDJSON";
   const message = error instanceof Error ? error.message : String(error);
-  return new HttpError(400, `Malformed ${name} body: ${message}`, { cause: error });
+  const refused = error instanceof DecodeError && message.includes(DISABLED_EXTENSION);
+  return new HttpError(400, `${refused ? "Refused" : "Malformed"} ${name} body: ${message}`, {
+    cause: error,
+  });
+}
+
+/**
+ * Checks a `maxValueBytes` option.
+ *
+ * @param maxValueBytes The option's value.
+ * @returns The value.
+ */
+function checkMaxValueBytes(maxValueBytes: number): number {
+  if (typeof maxValueBytes !== "number" || !(maxValueBytes >= 0)) {
+    throw new RangeError(
+      `Cannot use maxValueBytes ${String(maxValueBytes)}: expected a number >= 0`,
+    );
+  }
+  return maxValueBytes;
+}
+
+/**
+ * The 413 for one value over the per-value bound.
+ *
+ * @param bound The bound, in bytes (UTF-16 units for JSON text).
+ * @param option The option that set it.
+ * @param where Where the value starts, when known (" at offset N", " on line N").
+ * @returns The error.
+ */
+function valueTooLarge(bound: number, option: string, where = ""): HttpError {
+  return new HttpError(413, `Body value${where} exceeds ${option} (${bound} bytes)`);
 }
 
 /**
@@ -190,16 +248,31 @@ export function decodeBody(kind: BodyKind, bytes: Uint8Array, options: ReadBodyO
     throw new HttpError(400, "Empty body");
   }
   if (bytes.length === 0) return [];
+  const maxValue = multiple
+    ? checkMaxValueBytes(options.maxValueBytes ?? DEFAULT_MAX_BODY_BYTES)
+    : Infinity;
   try {
     if (kind === "msgpack") {
       const unpackr = unpackrOf(options);
-      return multiple ? unpackr.unpackMultiple(bytes) : unpackr.unpack(bytes);
+      if (!multiple) return unpackr.unpack(bytes);
+      if (bytes.length <= maxValue) return unpackr.unpackMultiple(bytes);
+      const values: unknown[] = [];
+      unpackr.unpackMultiple(bytes, (value, start, end) => {
+        if (end - start > maxValue) {
+          throw valueTooLarge(maxValue, "maxValueBytes", ` at offset ${start}`);
+        }
+        values.push(value);
+      });
+      return values;
     }
     const text = decodeUtf8(bytes);
     if (kind === "ndjson" && multiple) {
+      const long = longLine(text, maxValue);
+      if (long !== 0) throw valueTooLarge(maxValue, "maxValueBytes", ` on line ${long}`);
       return [...jsonLines(text)];
     }
     // JSON, and NDJSON read as one value: one JSON text
+    if (text.length > maxValue) throw valueTooLarge(maxValue, "maxValueBytes");
     const value = JSON.parse(text);
     return multiple ? [value] : value;
   } catch (error) {
@@ -208,13 +281,33 @@ export function decodeBody(kind: BodyKind, bytes: Uint8Array, options: ReadBodyO
 }
 
 /**
+ * The number (from `firstLine`) of the first line of `text` longer than `bound` UTF-16 units,
+ * or 0 when none is.
+ */
+function longLine(text: string, bound: number, firstLine = 1): number {
+  if (text.length <= bound) return 0;
+  let line = firstLine;
+  for (let start = 0; start <= text.length; line++) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    if (end - start > bound) return line;
+    start = end + 1;
+  }
+  return 0;
+}
+
+/**
  * Reads and decodes the body of a request (or a response) by its `Content-Type`:
  *
  * - MessagePack (`application/msgpack`, `application/vnd.msgpack`, `application/x-msgpack`):
  *   one value, decoded as plain MessagePack from any peer (Go, Python, msgpackr): maps as plain
  *   objects, 64-bit integers as numbers when they are safe integers and bigints beyond
- *   (`int64AsType: "auto"`), records and msgpackr's extensions understood; or the values of a
- *   sequence with `multiple: true`;
+ *   (`int64AsType: "auto"`), records, timestamps, big integers and bundled strings understood;
+ *   or the values of a sequence with `multiple: true`.
+ *   Plain data only: a body that uses structured clone references (shared references, cycles),
+ *   `RegExp` or `Error` is refused with a 400 as soon as the decoder meets the extension, before
+ *   it builds anything (see `plainDataOnly` in {@linkcode UnpackrOptions}). A server that talks
+ *   to trusted peers accepts them with `plainDataOnly: false` or an `unpackr` of its own;
  * - JSON (`application/json` with any parameters, and any `+json` type such as
  *   `application/problem+json`): `JSON.parse` of the UTF-8 text (a `charset` parameter is
  *   ignored: JSON is UTF-8);
@@ -224,10 +317,12 @@ export function decodeBody(kind: BodyKind, bytes: Uint8Array, options: ReadBodyO
  * Failures are {@linkcode HttpError}s whose `status` a server can answer directly: **415** for
  * any other `Content-Type` (or none), or a request with a `Content-Encoding`; **413** when the
  * body exceeds `maxBytes` (1 MiB by default; checked against `Content-Length` up front, and
- * counted while reading, so an oversized body is never held whole); **400** for an empty body
- * (without `multiple`), a malformed or truncated one, or more than one value where one is
- * expected, with the decoder's error (`DecodeError`, `SyntaxError`, or a `TypeError` for
- * ill-formed UTF-8) as `cause`. A body already read throws the runtime's `TypeError`.
+ * counted while reading, so an oversized body is never held whole), or with `multiple` when one
+ * value exceeds `maxValueBytes` (1 MiB by default); **400** for an empty body (without
+ * `multiple`), a malformed or truncated one, more than one value where one is expected, or an
+ * extension the decoder refuses (the message names it and its offset), with the decoder's error
+ * (`DecodeError`, `SyntaxError`, or a `TypeError` for ill-formed UTF-8) as `cause`. A body
+ * already read throws the runtime's `TypeError`.
  *
  * @typeParam T The type of the value (not checked).
  * @param source The request (or a response).
@@ -255,6 +350,31 @@ export function decodeBody(kind: BodyKind, bytes: Uint8Array, options: ReadBodyO
  * });
  * await assert.rejects(readBody(post("text/plain", "sku=A-1")), { status: 415 });
  * await assert.rejects(readBody(post("application/json", '{"sku":')), { status: 400 });
+ * ```
+ *
+ * @example Plain data by default; a trusted peer's references on request
+ * ```ts
+ * import { readBody, Unpackr } from "@x/msgpackr/http";
+ * import { Packr } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const part = { sku: "A-1" };
+ * const body = new Packr({ structuredClone: true }).pack([part, part]); // a shared reference
+ * const post = () =>
+ *   new Request("http://localhost/orders", {
+ *     method: "POST",
+ *     headers: { "content-type": "application/msgpack" },
+ *     body,
+ *   });
+ *
+ * await assert.rejects(readBody(post()), {
+ *   status: 400,
+ *   message: /Structured clone reference extension is disabled \(plainDataOnly\) at offset 1/,
+ * });
+ * const [a, b] = await readBody<object[]>(post(), { plainDataOnly: false });
+ * assert.equal(a, b);
+ * const unpackr = new Unpackr({ mapsAsObjects: true }); // accepts everything msgpackr writes
+ * assert.deepEqual(await readBody(post(), { unpackr }), [part, part]);
  * ```
  */
 export function readBody<T = unknown>(
@@ -318,11 +438,15 @@ export async function readBody(
  * An empty body yields nothing. Nothing is held but the value being received; stopping early
  * (`break`) cancels the body.
  *
+ * MessagePack is decoded as plain data, as {@linkcode readBody} decodes it: structured clone
+ * references, `RegExp` and `Error` are refused (400) unless `plainDataOnly: false` or an
+ * `unpackr` of your own says otherwise.
+ *
  * Errors are the {@linkcode HttpError}s of {@linkcode readBody}, thrown after the values before
  * them: 415 for another `Content-Type`, 413 past `maxBytes` (no bound by default) or for one
- * value over `maxIncompleteBufferSize` (64 MiB by default), 400 for malformed or truncated data
- * with the decoder's error as `cause`. An error of the connection itself is thrown as the
- * runtime raised it.
+ * value over `maxValueBytes` (1 MiB by default, however the body is chunked), 400 for malformed
+ * or truncated data or a refused extension, with the decoder's error as `cause`. An error of the
+ * connection itself is thrown as the runtime raised it.
  *
  * @typeParam T The type of the values (not checked).
  * @param source The request or response.
@@ -350,24 +474,43 @@ export async function* readBodyValues<T = unknown>(
   options: ReadBodyValuesOptions = {},
 ): AsyncGenerator<T, void, undefined> {
   const kind = kindOf(source);
-  const { maxBytes = Infinity, ...decoding } = options;
+  const { maxBytes = Infinity, maxValueBytes = DEFAULT_MAX_BODY_BYTES, ...decoding } = options;
   checkMaxBytes(maxBytes);
+  checkMaxValueBytes(maxValueBytes);
+  const maxHeld = checkMaxBytes(
+    decoding.maxIncompleteBufferSize ?? DEFAULT_MAX_INCOMPLETE_BUFFER_SIZE,
+  );
+  // the bound on one value, and the option that sets it (named in the 413)
+  const maxValue = Math.min(maxValueBytes, maxHeld);
+  const bound = maxValueBytes <= maxHeld ? "maxValueBytes" : "maxIncompleteBufferSize";
   checkContentLength(source, maxBytes);
   const body = source.body;
   if (body === null) return;
   const failure: ReadFailure = {};
-  const chunks = boundedChunks(body, maxBytes, failure);
+  // In pieces no larger than the bound, a value over it never ends in the piece it starts in, so
+  // the stream decoder holds it, which it does up to `maxIncompleteBufferSize` bytes only: the
+  // bound holds however the body is chunked.
+  const piece = maxValue === Infinity ? Infinity : Math.max(1, Math.min(maxValue, PIECE));
+  const chunks = boundedChunks(body, maxBytes, failure, piece);
   const fail = (error: unknown): unknown =>
     "error" in failure && failure.error === error ? error : malformed(kind, error);
   if (kind === "msgpack") {
     try {
-      yield* decodeIter<T>(chunks, { ...PEER_DECODING, ...decoding });
+      yield* decodeIter<T>(chunks, {
+        ...PEER_DECODING,
+        ...decoding,
+        maxIncompleteBufferSize: maxValue,
+      });
     } catch (error) {
+      if (error instanceof DecodeError && error.message.startsWith(BUFFER_LIMIT_MESSAGE)) {
+        const tooLarge = valueTooLarge(maxValue, bound, ` at offset ${error.offset}`);
+        tooLarge.cause = error;
+        throw tooLarge;
+      }
       throw fail(error);
     }
     return;
   }
-  const maxHeld = checkMaxBytes(decoding.maxIncompleteBufferSize ?? 0x4000000);
   const text = new TextDecoder("utf-8", { fatal: true });
   let pending = "";
   let line = 1;
@@ -379,17 +522,15 @@ export async function* readBodyValues<T = unknown>(
         if (end !== -1) {
           const complete = pending.slice(0, end);
           pending = pending.slice(end + 1);
+          // only the first line can be longer than a piece: it began in an earlier one
+          const long = longLine(complete, maxValue, line);
+          if (long !== 0) throw valueTooLarge(maxValue, bound, ` on line ${long}`);
           yield* jsonLines(complete, line) as Generator<T>;
           line += countLines(complete);
         }
       }
       // a JSON text or NDJSON line longer than the bound (counted in UTF-16 units)
-      if (pending.length > maxHeld) {
-        throw new HttpError(
-          413,
-          `Body value exceeds maxIncompleteBufferSize (${maxHeld} bytes)`,
-        );
-      }
+      if (pending.length > maxValue) throw valueTooLarge(maxValue, bound);
     }
     pending += text.decode();
     if (kind === "ndjson") {

@@ -113,12 +113,14 @@ export interface ReadFailure {
  * @param body The body.
  * @param maxBytes The bound (`Infinity` for none).
  * @param failure Receives an error of the stream.
+ * @param maxPiece Longer chunks are yielded as consecutive views of at most this many bytes.
  * @returns An async generator of the chunks.
  */
 export async function* boundedChunks(
   body: ReadableStream<Uint8Array>,
   maxBytes: number,
   failure: ReadFailure = {},
+  maxPiece = Infinity,
 ): AsyncGenerator<Uint8Array, void, undefined> {
   const reader = body.getReader();
   let total = 0;
@@ -136,7 +138,14 @@ export async function* boundedChunks(
       if (step.done) break;
       total += step.value.length;
       if (total > maxBytes) throw tooLarge(maxBytes);
-      yield step.value;
+      const chunk = step.value;
+      if (chunk.length <= maxPiece) {
+        yield chunk;
+        continue;
+      }
+      for (let start = 0; start < chunk.length; start += maxPiece) {
+        yield chunk.subarray(start, start + maxPiece);
+      }
     }
     done = true;
   } finally {

@@ -13,8 +13,9 @@ import { type KeyNode, ShapeTree } from "./shape_tree.ts";
 // not decoded), keeps the values on a stack meanwhile, and when the map ends builds its object in
 // one go: with the shape's builder once the sequence has ended 4 maps (a compiled object literal
 // in the default build, a pooled builder in the no-eval build, both from `_records/reader.ts`,
-// which keeps them per key list, so a shape that comes back after the tree was renewed finds its
-// builder again), else with the stores. Maps of more than `MAX_SHAPED_KEYS` entries are not
+// whose compiled readers are cached and pooled builders lent per key list, so a shape that comes
+// back after the tree was renewed finds its builder again), else with the stores. A pooled
+// builder is lent: when the pool takes it back, the shape uses the stores and asks again. Maps of more than `MAX_SHAPED_KEYS` entries are not
 // followed (dictionaries, not shapes), and a map whose next key the tree has no node for is
 // finished with the stores. Compiling shares the records' allowance of 32 shapes per decode.
 //
@@ -119,10 +120,19 @@ export function objectOfShape(shape: MapShape, base: number, compile: boolean): 
   }
   const names = shapeNames(shape);
   if (++shape.ends >= shape.nextBuilderAt) {
-    shape.build = createShapeBuilder(names, popValue, compile);
+    shape.build = createShapeBuilder(names, popValue, compile, () => releaseBuilder(shape));
     shape.nextBuilderAt *= 4;
   }
   return storeValues(names, names.length, base);
+}
+
+/**
+ * The builder pool takes back the builder it lent `shape` (between top-level decodes): the
+ * stores again, and a builder asked for again soon.
+ */
+function releaseBuilder(shape: MapShape): void {
+  shape.build = null;
+  shape.nextBuilderAt = shape.ends + BUILDER_AFTER_ENDS;
 }
 
 /** `{}` with the first `count` of `names` stored from the stack at `base`, in order. */

@@ -16,9 +16,10 @@ import { shortWordAt, wordAt } from "../_core/bytes.ts";
 // Bounds, for hostile or shapeless data (objects keyed by ids): a node's first child is made at
 // once (a chain of keys is learned from one object), a further child only when the same key
 // comes to the node a second time, so keys that never repeat make no nodes (a first sighting is
-// noted in a small table of pending pairs); the tree holds at most `MAX_SHAPES` nodes, after
-// which it makes none; a full tree is dropped `RUNS_BEFORE_RENEWAL` top-level runs (decodes or
-// packs) later and learned again.
+// noted in a small table of pending pairs); a key longer than `MAX_KEY_LENGTH` makes no node (so
+// a node holds at most that much text, whatever the input); the tree holds at most `MAX_SHAPES`
+// nodes, after which it makes none; a full tree is dropped `RUNS_BEFORE_RENEWAL` top-level runs
+// (decodes or packs) later and learned again.
 
 /** A key sequence: the node of its last key (`Node` is the codec's own node type). */
 export interface KeyNode<Node extends KeyNode<Node>> {
@@ -57,6 +58,11 @@ export type CreateNode<Node> = (
 
 /** Most nodes in a tree. */
 export const MAX_SHAPES = 4096;
+/**
+ * Longest key (in UTF-16 units) a node is made for: an object with a longer one is not followed
+ * from there (longer names are rare, and more likely data than a field's name).
+ */
+export const MAX_KEY_LENGTH = 64;
 /** Top-level runs a full tree is kept before it is dropped and learned again. */
 export const RUNS_BEFORE_RENEWAL = 64;
 /** Words reserved per node in `keyWords`: a fixstr header and up to 31 bytes. */
@@ -117,6 +123,7 @@ export class ShapeTree<Node extends KeyNode<Node>> {
     const hot = shape.hot;
     let child = hot === null ? undefined : shape.children?.get(key);
     if (child === undefined) {
+      if (key.length > MAX_KEY_LENGTH) return null;
       if (hot !== null && !this.#seenBefore(shape.id, key)) return null;
       if (this.#count >= MAX_SHAPES) {
         this.#full = true;

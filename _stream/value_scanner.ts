@@ -13,6 +13,7 @@
 // follow" (bad bytes, or a header it cannot size), and the caller then lets the decoder judge.
 
 import type { DecodeContext } from "../_decode/context.ts";
+import { disabledExtension } from "../_decode/extension_policy.ts";
 import type { Extension } from "../_core/extensions.ts";
 import type { RecordTable } from "../_records/table.ts";
 import {
@@ -49,7 +50,7 @@ export class ValueScanner implements TokenDialect {
   readonly #walker: TokenWalker = new TokenWalker(this);
   #records: RecordTable | null = null;
   #decoders: readonly (Extension | undefined)[] = [];
-  #rejectReferences = false;
+  #disabledExtensions = 0;
   #triedLoading = false;
 
   /** Starts over for a new value at offset 0. */
@@ -73,7 +74,7 @@ export class ValueScanner implements TokenDialect {
     records.syncShared(); // as the decoder does: the shared array may have grown
     this.#records = records;
     this.#decoders = context.extensions.decoders();
-    this.#rejectReferences = context.rejectReferences;
+    this.#disabledExtensions = context.disabledExtensions;
     const walker = this.#walker;
     const entry = walker.pos;
     walker.feed(bytes, length);
@@ -129,6 +130,8 @@ export class ValueScanner implements TokenDialect {
       if (fixext1 && !custom.unpack && custom.read) return TAG_EXT; // the value follows
       return custom.unpack ? PAYLOAD_EXT : BAD_EXT;
     }
+    // what the decoder refuses (`structuredClone: false`, `plainDataOnly`) is its to report
+    if (disabledExtension(type, this.#disabledExtensions) !== null) return BAD_EXT;
     switch (type) {
       case 0x00: // undefined
       case 0xff: // timestamp
@@ -141,7 +144,7 @@ export class ValueScanner implements TokenDialect {
       case 0x78: // "x" RegExp
         return TAG_EXT;
       case 0x69: // "i": the next value is object #id
-        return this.#rejectReferences || length !== 4 ? BAD_EXT : TAG_EXT;
+        return length !== 4 ? BAD_EXT : TAG_EXT;
       case 0x62: // "b": string bundle
         return BUNDLE_EXT;
     }

@@ -3,7 +3,7 @@
 
 import * as ours from "../mod.ts";
 // the no-eval build's record builders, for "ours records no-eval" (no_eval.ts installs them)
-import "../_records/pool.ts";
+import "../_records/builder_pool.ts";
 import * as msgpackr from "msgpackr";
 import * as msgpack from "@msgpack/msgpack";
 import { msgpackrBrowser } from "./_msgpackr_browser.ts";

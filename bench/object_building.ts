@@ -22,7 +22,7 @@
 
 import { bench, do_not_optimize, run, summary } from "mitata";
 import { createObjectBuilder } from "../_records/reader.ts";
-import "../_records/pool.ts"; // the no-eval build's pool, as no_eval.ts installs it
+import "../_records/builder_pool.ts"; // the no-eval build's pool, as no_eval.ts installs it
 
 const values = Array.from({ length: 1 << 16 }, (_, i) => i);
 let cursor = 0;

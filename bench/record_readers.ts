@@ -19,7 +19,7 @@ import { bench, do_not_optimize, group, run, summary } from "mitata";
 import * as msgpackr from "msgpackr";
 import { Packr, type Structure, Unpackr } from "../mod.ts";
 // the no-eval build's record builders, for the interpreted reader (no_eval.ts installs them)
-import "../_records/pool.ts";
+import "../_records/builder_pool.ts";
 import { TESTDATA_FILES } from "../tests/_testdata_files.ts";
 import { testdataFile } from "./_payloads.ts";
 import { RUNTIME } from "./_runtime.ts";

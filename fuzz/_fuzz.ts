@@ -53,7 +53,7 @@ function sharedStructures(count: number): string[][] {
  * Decoders with every kind of configuration: plain and record decoders, maps as objects or Maps,
  * shared structures (one- and two-byte ids, `getStructures`), sequential, freezeData, int64 modes,
  * float32 rounding, copyBuffers, arrays as map keys, no compiled readers, a small maxDepth,
- * `structuredClone: false`, custom extensions that decode their payload again, and
+ * `structuredClone: false`, `plainDataOnly`, custom extensions that decode their payload again, and
  * `unpackMultiple`. Instances are fresh on every call (a sequential decoder keeps definitions), so
  * a failing input reproduces on its own.
  */
@@ -87,6 +87,7 @@ export function decodeTargets(): DecodeTarget[] {
     ["Unpackr({compileRecordReaders: false})", new Unpackr({ compileRecordReaders: false })],
     ["Unpackr({maxDepth: 4})", new Unpackr({ maxDepth: 4 })],
     ["Unpackr({structuredClone: false})", new Unpackr({ structuredClone: false })],
+    ["Unpackr({plainDataOnly})", new Unpackr({ plainDataOnly: true, mapsAsObjects: true })],
     ["Unpackr with nested-decoding extensions", nested],
     ["Packr()", new Packr()],
   ];

@@ -65,15 +65,15 @@ function source(): string {
 // one property name on one object shape stays cached and costs little more than a literal. So
 // the functions below are copies of the same code, written out one by one in the source (copies
 // made at run time would need code generation, which a Content-Security-Policy forbids): every
-// copy has its own store sites, hence its own inline caches, and \`_records/reader.ts\` hands each
-// shape its own copy, so each site sees one name.
+// copy has its own store sites, hence its own inline caches, and \`_records/builder_pool.ts\` lends
+// each shape its own copy, so each site sees one name.
 //
 // A record builder takes no argument, like a generated reader, so the decoder calls it directly:
-// what it builds is set once, in \`plans\`, when it is handed out. It stores the first
+// what it builds is set in \`plans\` each time it is lent to a shape. It stores the first
 // ${STORES_PER_CHUNK} properties itself and the rest with continuation chunks (also one copy per
 // shape and offset), which store up to ${STORES_PER_CHUNK} properties from \`names[next]\` until
 // \`end\` and return where they stopped. Shapes of more than
-// \`MOST_PROPERTIES_WITHOUT_TEMPLATE\` properties (\`_records/reader.ts\`, which says why) start
+// \`MOST_PROPERTIES_WITHOUT_TEMPLATE\` properties (\`_records/builder_pool.ts\`, which says why) start
 // from a copy of a template that already has every property (\`{ ...template }\`) and overwrite
 // the values.
 
@@ -90,14 +90,14 @@ export type StoreChunk = (
   read: Read,
 ) => number;
 
-/** What one record builder builds, set when it is handed out. */
+/** What one record builder builds, set when it is lent to a shape. */
 export interface RecordPlan {
   /** Property names, in order; at least one. */
   readonly names: Names;
   /** Reads the next value. */
   readonly read: Read;
   /**
-   * For large shapes (see \`_records/reader.ts\`): an object with every property, copied per
+   * For large shapes (see \`_records/builder_pool.ts\`): an object with every property, copied per
    * record.
    */
   readonly template: Target | null;
@@ -115,12 +115,12 @@ ${builders.join("\n\n")}
 
 ${chunks.join("\n\n")}
 
-/** The pool of record builders, each to be handed out once (after setting its plan). */
+/** The pool of record builders, each lent to one shape at a time (after setting its plan). */
 export const RECORD_BUILDERS: readonly (() => Target)[] = [
 ${Array.from({ length: BUILDERS }, (_, index) => `  record${index},`).join("\n")}
 ];
 
-/** The pool of continuation chunks, each to be handed out once. */
+/** The pool of continuation chunks, each lent to one shape at a time. */
 export const STORE_CHUNKS: readonly StoreChunk[] = [
 ${Array.from({ length: CHUNKS }, (_, index) => `  chunk${index},`).join("\n")}
 ];

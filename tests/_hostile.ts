@@ -1,12 +1,14 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// Helpers for the hostile-input tests: exact error expectations, heap measurement, and builders
-// of big crafted inputs.
+// Helpers for the hostile-input tests: exact error expectations, heap measurement, builders of
+// big crafted inputs, and the messages of a hostile load on the shared caches (also used by
+// bench/hostile.ts).
 
 import assert from "node:assert/strict";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { DecodeError, IncompleteDataError } from "../mod.ts";
+import { DecodeError, IncompleteDataError, pack, type Packr } from "../mod.ts";
 import { heapBytes } from "../fuzz/_fuzz.ts";
+import { concatBytes } from "../_core/bytes.ts";
 
 /** The error a crafted input must produce. */
 export interface ExpectedError {
@@ -168,3 +170,55 @@ export function measureHeap(
 
 /** Keeps a measured result alive until it has been measured. */
 const holder: { value: unknown } = { value: null };
+
+// ---- a hostile load on the caches every decoder shares ------------------------------------------
+
+/** A key longer than the shape trees keep (300 units). */
+export const LONG_KEY = "k".repeat(300);
+
+/**
+ * Hostile message `n` for a decoder that generates readers: record shapes never seen before, each
+ * read often enough to earn a generated reader (one of them with long keys), and new map key sets
+ * (one with a long key), each repeated to earn a builder. Records are packed by `packr`, maps by
+ * `pack`: two values, for `unpackMultiple`.
+ */
+export function compilingLoadMessage(n: number, packr: Packr): Uint8Array {
+  const records: unknown[] = [];
+  for (let shape = 0; shape < 3; shape++) {
+    for (let copy = 0; copy < 4; copy++) {
+      records.push({ [`r${n}_${shape}a`]: copy, [`r${n}_${shape}b`]: "x" });
+    }
+  }
+  for (let copy = 0; copy < 4; copy++) {
+    records.push({ [`${LONG_KEY}${n}a`]: 1, [`${LONG_KEY}${n}b`]: 2 });
+  }
+  const maps: unknown[] = [];
+  for (let shape = 0; shape < 2; shape++) {
+    for (let copy = 0; copy < 5; copy++) {
+      maps.push({ [`m${n}_${shape}a`]: copy, [`m${n}_${shape}b`]: 1 });
+    }
+  }
+  for (let copy = 0; copy < 5; copy++) maps.push({ [`${LONG_KEY}${n}`]: copy, short: 1 });
+  return concatBytes([packr.pack(records), pack(maps)]);
+}
+
+/**
+ * Hostile message `n` for a decoder that does not generate readers: more new record shapes than
+ * the builder pool has builders, each read twice (which earns a pooled builder), in two values of
+ * up to 60 shapes (a message defines at most 64), then new map key sets.
+ */
+export function poolingLoadMessage(n: number, packr: Packr): Uint8Array {
+  const records: unknown[] = [];
+  for (let shape = 0; shape < 70; shape++) {
+    for (let copy = 0; copy < 2; copy++) {
+      records.push({ [`p${n}_${shape}`]: copy, [`q${shape}`]: 0 });
+    }
+  }
+  const maps: unknown[] = [];
+  for (let copy = 0; copy < 5; copy++) maps.push({ [`n${n}a`]: copy, [`n${n}b`]: 1 });
+  return concatBytes([
+    packr.pack(records.slice(0, 120)),
+    packr.pack(records.slice(120)),
+    pack(maps),
+  ]);
+}

@@ -315,7 +315,25 @@ const REFERENCES: HostileCase[] = [
     name: "a reference id when structuredClone is false",
     bytes: bytesOf("d6 69 00000001 c0"),
     decoder: () => new Unpackr({ structuredClone: false }),
-    error: invalid("Structured clone extension is disabled", 0),
+    error: invalid("Structured clone reference extension is disabled (structuredClone: false)", 0),
+  },
+  {
+    name: "a reference pointer under plainDataOnly",
+    bytes: bytesOf("92 c0 d6 70 00000001"),
+    decoder: () => new Unpackr({ plainDataOnly: true }),
+    error: invalid("Structured clone reference extension is disabled (plainDataOnly)", 2),
+  },
+  {
+    name: "an Error under plainDataOnly",
+    bytes: bytesOf("d4 65 00 93 a5 4572726f72 a1 78 c0"),
+    decoder: () => new Unpackr({ plainDataOnly: true }),
+    error: invalid("Error extension is disabled (plainDataOnly)", 0),
+  },
+  {
+    name: "a RegExp under plainDataOnly",
+    bytes: bytesOf("91 d4 78 00 92 a2 612b a1 67"),
+    decoder: () => new Unpackr({ plainDataOnly: true }),
+    error: invalid("RegExp extension is disabled (plainDataOnly)", 1),
   },
 ];
 

@@ -99,7 +99,7 @@ describe("no_eval.ts import graph", () => {
   });
 
   test("each build carries its own record builders: the compiler or the pool", () => {
-    const pool = new URL("_records/pool.ts", ROOT).href;
+    const pool = new URL("_records/builder_pool.ts", ROOT).href;
     const builders = new URL("_records/builders.ts", ROOT).href;
     assert.ok(importGraph("no_eval.ts").has(pool), "no_eval.ts installs the pool");
     for (const entry of ["mod.ts", "unpack.ts", "pack.ts", "stream.ts", "http.ts"]) {

@@ -389,7 +389,9 @@ describe("structuredClone options", () => {
       () => new Unpackr({ structuredClone: false }).unpack(bytes),
       (error: unknown) =>
         error instanceof DecodeError &&
-        /^Structured clone extension is disabled/.test(error.message) && error.offset === 0,
+        error.message ===
+          "Structured clone reference extension is disabled (structuredClone: false) at offset 0" &&
+        error.offset === 0,
     );
     assert.throws(() => theirUnpack(bytes, { structuredClone: false }), {
       message: "Structured clone extension is disabled",
@@ -402,7 +404,9 @@ describe("structuredClone options", () => {
       () => new Unpackr({ structuredClone: false }).unpack(bytes),
       (error: unknown) =>
         error instanceof DecodeError &&
-        /^Structured clone extension is disabled/.test(error.message) && error.offset === 1,
+        error.message ===
+          "Structured clone reference extension is disabled (structuredClone: false) at offset 1" &&
+        error.offset === 1,
     );
   });
 

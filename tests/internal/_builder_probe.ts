@@ -1,12 +1,13 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // Run by record_builders_test.ts in a fresh process, so that the interpreted reader's pools start
 // empty: decodes records of many shapes with no_eval.ts (every shape on the interpreted reader,
-// the first ones on pooled builders, the later ones on the loop) and with msgpackr, and prints
-// JSON: { cases, mismatches, pooledShapes }.
+// the first ones on pooled builders, the later ones on the loop until the pool is renewed) and
+// with msgpackr, and prints JSON: { cases, mismatches, pools }, `pools` holding the pool's
+// generation and its count of shapes with a builder after each shape of the first two groups.
 
 import * as msgpackr from "msgpackr";
 import { Packr, Unpackr } from "../../no_eval.ts";
-import { pooledShapeCount } from "../../_records/pool.ts";
+import { builderPoolGeneration, pooledShapeCount } from "../../_records/builder_pool.ts";
 import { recordBytes } from "./_record_bytes.ts";
 import { random } from "../_util.ts";
 
@@ -31,6 +32,7 @@ function compare(label: string, ours: unknown, theirs: unknown): void {
 
 const unpackr = new Unpackr();
 const theirs = new msgpackr.Unpackr();
+const pools: [number, number][] = [];
 
 // one record of every size from 1 to 70 keys (sizes past 8 use template copies and chunks)
 for (let size = 1; size <= 70; size++) {
@@ -42,6 +44,7 @@ for (let size = 1; size <= 70; size++) {
   for (let read = 0; read < 3; read++) {
     compare(`${size} keys`, unpackr.unpack(bytes), theirs.unpack(bytes));
   }
+  pools.push([builderPoolGeneration, pooledShapeCount()]);
 }
 
 // repeated, integer-like and __proto__ keys, in small and template-copied shapes
@@ -58,6 +61,7 @@ for (const keys of special) {
   for (let read = 0; read < 3; read++) {
     compare(keys.join(), unpackr.unpack(bytes), theirs.unpack(bytes));
   }
+  pools.push([builderPoolGeneration, pooledShapeCount()]);
 }
 
 // 400 shapes of 1 to 30 keys, 20 per message, three times over: redefined in every message, so
@@ -81,4 +85,4 @@ for (let round = 0; round < 3; round++) {
   }
 }
 
-console.log(JSON.stringify({ cases, mismatches, pooledShapes: pooledShapeCount() }));
+console.log(JSON.stringify({ cases, mismatches, pools }));

@@ -1,5 +1,5 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// The interpreted record reader's object building (_records/builders.ts, _records/pool.ts): each
+// The interpreted record reader's object building (_records/builders.ts, _records/builder_pool.ts): each
 // shape gets its own builder (and continuation chunks) from a pool, shapes of more than 16
 // properties (MOST_PROPERTIES_WITHOUT_TEMPLATE) start from a template copy, and once the pools are
 // spent new shapes use a loop.
@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { pack, Unpackr } from "../../mod.ts";
 import { RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "../../_records/builders.ts";
 import { createObjectBuilder } from "../../_records/reader.ts";
-import { MOST_PROPERTIES_WITHOUT_TEMPLATE } from "../../_records/pool.ts";
+import { MOST_PROPERTIES_WITHOUT_TEMPLATE } from "../../_records/builder_pool.ts";
 import { recordBytes } from "./_record_bytes.ts";
 import { scriptArgs } from "../_util.ts";
 
@@ -27,7 +27,7 @@ function assertSameObject(actual: unknown, expected: unknown, message?: string):
 }
 
 describe("interpreted record reader: object building", () => {
-  test("no_eval.ts decodes 476 shapes like msgpackr, on pooled builders and on the loop", () => {
+  test("no_eval.ts decodes 476 shapes like msgpackr, on pooled builders, the loop, and again pooled", () => {
     // a fresh process, so the pools start empty (test files share one process)
     const probe = fileURLToPath(new URL("./_builder_probe.ts", import.meta.url));
     const child = spawnSync(process.execPath, scriptArgs(probe), {
@@ -35,25 +35,36 @@ describe("interpreted record reader: object building", () => {
       env: { ...process.env, NO_COLOR: "1" },
     });
     assert.equal(child.status, 0, child.stderr);
-    const { cases, mismatches, pooledShapes } = JSON.parse(child.stdout);
+    const { cases, mismatches, pools } = JSON.parse(child.stdout) as {
+      cases: number;
+      mismatches: string[];
+      pools: [generation: number, pooledShapes: number][];
+    };
     assert.deepEqual(mismatches, []);
     assert.equal(cases, 70 * 3 + 6 * 3 + 20 * 3);
     // Which shapes got builders of their own: in decode order, shapes of 1..70 properties, then the
     // six special shapes (3, 13, 4, 12, 3 and 14 properties), each read three times; the 400 shapes
     // are redefined in every message, so their types are read once and keep the loop. A shape gets
-    // a builder while one is left with its chunks (one per 8 properties after the first 8).
+    // a builder while one is left with its chunks (one per 8 properties after the first 8), in
+    // the pool's first generation.
+    const sizes = [...Array.from({ length: 70 }, (_, i) => i + 1), 3, 13, 4, 12, 3, 14];
+    assert.equal(pools.length, sizes.length);
     let builders = 0;
     let chunks = 0;
-    for (const size of [...Array.from({ length: 70 }, (_, i) => i + 1), 3, 13, 4, 12, 3, 14]) {
-      const needed = Math.ceil(size / STORES_PER_CHUNK) - 1;
+    let shape = 0;
+    for (; shape < sizes.length && pools[shape][0] === 0; shape++) {
+      const needed = Math.ceil(sizes[shape] / STORES_PER_CHUNK) - 1;
       if (builders < RECORD_BUILDERS.length && chunks + needed <= STORE_CHUNKS.length) {
         builders++;
         chunks += needed;
       }
+      assert.equal(pools[shape][1], builders, `after ${sizes[shape]} keys`);
     }
-    assert.equal(pooledShapes, builders);
-    // the chunks ran out, so both ways of building (pooled and the loop) were exercised
-    assert.ok(chunks > STORE_CHUNKS.length - 4 && builders < 70 + 6);
+    // the chunks ran out, so both ways of building (pooled and the loop) were exercised; the
+    // spent pool was renewed (64 decodes later), and the shapes after got builders again
+    assert.ok(chunks > STORE_CHUNKS.length - 4, `${chunks} chunks`);
+    assert.ok(shape < sizes.length, "the pool was renewed");
+    assert.ok(pools.slice(shape).some(([, pooled]) => pooled > 0), "builders lent again");
   });
 
   test("the pools are what the reader assumes: distinct functions, stores of 8 at most", () => {
