@@ -58,6 +58,7 @@
  */
 
 import "./_records/compiler.ts";
+import "./_encode/writer_compiler.ts";
 
 export { negotiate } from "./_http/negotiate.ts";
 export type { MessagePackMediaType } from "./_http/media_type.ts";

@@ -17,5 +17,6 @@
  */
 
 import "./_records/compiler.ts";
+import "./_encode/writer_compiler.ts";
 
 export * from "./_encode/exports.ts";

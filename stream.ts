@@ -32,5 +32,6 @@
  */
 
 import "./_records/compiler.ts";
+import "./_encode/writer_compiler.ts";
 
 export * from "./_stream/exports.ts";

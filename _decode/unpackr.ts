@@ -29,6 +29,17 @@ let settingsOf: (unpackr: Unpackr) => Settings;
  * one gives it as given or last assigned; assigning one changes what the next decode does, but
  * for the {@linkcode ConstructionOption}s, which are read-only (assigning one throws a
  * TypeError). `structures` has an accessor of its own.
+ *
+ * @example Usage
+ * ```ts
+ * import { Unpackr } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const unpackr = new Unpackr({ int64AsType: "bigint" });
+ * unpackr.int64AsType = "auto"; // the next decode reads 64-bit integers as numbers
+ * assert.equal(unpackr.unpack(new Uint8Array([0xd3, 0, 0, 0, 0, 0, 0, 0, 5])), 5);
+ * assert.throws(() => Object.assign(unpackr, { sequential: true }), TypeError);
+ * ```
  */
 export interface Unpackr
   extends

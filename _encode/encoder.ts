@@ -565,6 +565,10 @@ function writeMap(map: Map<unknown, unknown>): void {
 
 /** msgpackr's default map form: always map16, the count back-patched after the entries. */
 function writeMap16Object(object: Record<string, unknown>): void {
+  // the generated writer of the shape last written at this depth: it checks the keys itself
+  // and writes nothing (returning false) when they are not its own
+  const predicted = bundle === null ? predictedWriters[depth] : undefined;
+  if (predicted !== undefined && !mayHaveInheritedKeys(object) && predicted(object)) return;
   target[position++] = 0xde;
   const sizeOffset = position - start; // relative to start: makeRoom may move the output
   position += 2;
@@ -588,6 +592,7 @@ function writeMap16Object(object: Record<string, unknown>): void {
   }
   target[start + sizeOffset] = size >> 8;
   target[start + sizeOffset + 1] = size & 0xff;
+  if (shape !== null && writerCompiler !== null) learnMapShape(shape, object);
 }
 const hasOwn = Object.hasOwn;
 const getPrototypeOf = Object.getPrototypeOf;
@@ -648,10 +653,17 @@ export const objectShapes: ShapeTree<KeyShape> = new ShapeTree<KeyShape>(
     children: null,
     keyAt,
     keyLength: 0,
+    writes: 0,
+    writer: null,
   }),
 );
-/** A key sequence of plain objects being packed. */
-type KeyShape = KeyNode<KeyShape>;
+/** A key sequence of plain objects being packed, with its generated writer once it has one. */
+interface KeyShape extends KeyNode<KeyShape> {
+  /** Objects of exactly this key sequence written so far without a generated writer. */
+  writes: number;
+  /** The generated writer of objects of exactly this key sequence; null until compiled. */
+  writer: ObjectWriter | null;
+}
 const keptKeyWords = objectShapes.keyWords;
 
 /**
@@ -731,6 +743,15 @@ function writeRecord(object: Record<string, unknown>): void {
     return;
   }
   enter();
+  const writer = node.writer;
+  if (writer !== null) {
+    writer(object);
+    depth--;
+    return;
+  }
+  if (writerCompiler !== null && dueForWriter(node)) {
+    node.writer = compileWriter(node, node.keys ?? Object.keys(object), null, object);
+  }
   for (const key in object) {
     if (mayInherit && !hasOwn(object, key)) continue;
     writeValue(object[key]);
@@ -804,6 +825,226 @@ function writeNewRecordHeader(
   else writeArray(keys);
   return true;
 }
+
+// ---- generated writers (docs/architecture.md, "Generated writers") -----------------------------
+//
+// A shape written often gets a writer made by code generation, by the compiler the default build
+// installs (`_encode/writer_compiler.ts`; the no-eval build installs none, and then none of this
+// runs): for a plain object, a function that checks the object's keys against its own, then
+// writes the map16 header and each key's bytes as constants, and loads each value by name; for a
+// record, a function that loads the values by name once `writeRecord` has walked the keys. Each
+// value takes the writer of the type it held when the writer was made (a string to
+// `writeString`, a number to `writeNumber`), anything else `writeValue`, so the bytes are
+// exactly the generic path's. The writers reach this module's state only through
+// `WRITER_HELPERS`.
+
+/** Writes the object a generated writer was made for; a plain-object writer returns `false`,
+ * having written nothing, for an object whose keys are not its own. */
+export type ObjectWriter = (object: Record<string, unknown>) => boolean | void;
+
+/**
+ * Makes a generated writer: for the property `names` of a shape (1 to 64 of them), with
+ * `keyBytes` (the encoded bytes of each key: a plain-object writer) or `null` (a record's values
+ * writer), taking the type of each value from `sample`. May throw where code generation is
+ * forbidden.
+ */
+export type WriterCompiler = (
+  names: readonly string[],
+  keyBytes: readonly Uint8Array[] | null,
+  sample: Record<string, unknown>,
+) => ObjectWriter;
+
+let writerCompiler: WriterCompiler | null = null;
+
+/** Installs the generated-writer compiler (default build only). */
+export function installWriterCompiler(compiler: WriterCompiler): void {
+  writerCompiler = compiler;
+}
+
+/** Objects of a shape written by the generic path before its writer is made. */
+const WRITES_BEFORE_COMPILE = 4;
+/**
+ * Writers made during one top-level pack at most: making one costs far more than writing an
+ * object, so a value with thousands of new shapes cannot keep the compiler busy.
+ */
+const MAX_COMPILES_PER_PACK = 16;
+let compilesLeft = MAX_COMPILES_PER_PACK;
+
+/**
+ * The writer of the plain-object shape written last at each nesting depth (elements of one
+ * array, values of one key, share a depth): tried first for the next object there.
+ */
+let predictedWriters: (ObjectWriter | undefined)[] = [];
+
+/** Most properties of a shape that gets a writer (more: a dictionary, not a shape). */
+const MAX_WRITER_PROPERTIES = 64;
+/** `writes` of a shape that never gets a writer. */
+const NEVER = -0x40000000;
+
+/**
+ * Counts a write of a shape without a writer; true when it should get one now: it has been
+ * written `WRITES_BEFORE_COMPILE` times since it last asked, and this pack may still compile.
+ */
+function dueForWriter(node: { writes: number }): boolean {
+  if (++node.writes < WRITES_BEFORE_COMPILE) return false;
+  node.writes = 0; // asks again after as many writes if it gets none now
+  return compilesLeft > 0;
+}
+
+/**
+ * The generated writer of `node`'s shape, or `null`: none for this shape, ever (`node` is marked
+ * so), or none anywhere (code generation is forbidden here).
+ */
+function compileWriter(
+  node: { writes: number },
+  names: readonly string[],
+  keyBytes: readonly Uint8Array[] | null,
+  sample: Record<string, unknown>,
+): ObjectWriter | null {
+  if (writerCompiler === null) return null;
+  if (names.length === 0 || names.length > MAX_WRITER_PROPERTIES) {
+    node.writes = NEVER;
+    return null;
+  }
+  compilesLeft--;
+  try {
+    return writerCompiler(names, keyBytes, sample);
+  } catch {
+    // code generation is forbidden here (CSP, Trusted Types): stop trying, for good
+    writerCompiler = null;
+    return null;
+  }
+}
+
+/**
+ * After the generic path wrote `object`, a plain object whose keys led to `shape`: counts it, makes
+ * the shape's writer once it has been written often (when every key has its bytes kept), and
+ * predicts it for the next object at this depth.
+ */
+function learnMapShape(shape: KeyShape, object: Record<string, unknown>): void {
+  let writer = shape.writer;
+  if (writer === null) {
+    if (!dueForWriter(shape)) return;
+    const keyBytes = keptKeyBytes(shape);
+    if (keyBytes === null) {
+      shape.writes = NEVER; // a key in another encoding: the writer could not copy its bytes
+      return;
+    }
+    writer = shape.writer = compileWriter(shape, keyBytes.names, keyBytes.bytes, object);
+    if (writer === null) return;
+  }
+  predictedWriters[depth] = writer;
+}
+
+/** The names of `shape` and their kept encoded bytes, or `null` when a key has none. */
+function keptKeyBytes(shape: KeyShape): { names: string[]; bytes: Uint8Array[] } | null {
+  const names: string[] = [];
+  const bytes: Uint8Array[] = [];
+  for (let node = shape; node.parent !== null; node = node.parent) {
+    const length = node.keyLength;
+    if (length === 0) return null;
+    const encoded = new Uint8Array(length);
+    const at = node.keyAt;
+    const word = (index: number, offset: number) => {
+      for (let i = 0; i < 4 && offset + i < length; i++) {
+        encoded[offset + i] = keptKeyWords[index] >> (8 * i);
+      }
+    };
+    if (length < 4) {
+      // `shortWordAt` layout: bytes 0, length >> 1 and length - 1 at bits 0, 8 and 16
+      const packed = keptKeyWords[at];
+      encoded[0] = packed;
+      encoded[length >> 1] = packed >> 8;
+      encoded[length - 1] = packed >> 16;
+    } else {
+      word(at, 0);
+      for (let offset = 4, index = at + 2; offset < length - 4; offset += 4) word(index++, offset);
+      word(at + 1, length - 4);
+    }
+    names.push(node.key);
+    bytes.push(encoded);
+  }
+  return { names: names.reverse(), bytes: bytes.reverse() };
+}
+
+/**
+ * What generated writers call: each is small, so engines inline it into the writer.
+ * - `head(count)`: a map16 header for `count` entries, and one nesting level; returns where it
+ *   starts (from `start`, which stays valid when the output grows);
+ * - `undo(at)`: back to `at` and out of the level (the object changed while being written);
+ * - `leave()`: out of the level;
+ * - `key3(packed, length)`: a key of 1 to 3 bytes, byte i at bits 8i;
+ * - `key4`/`key8`/`key12`/`key16`(words…, length): a key of 4 to 16 bytes as little-endian words
+ *   at offsets 0, 4, 8 and the last at `length - 4` (it may overlap the one before), so nothing
+ *   is written past the key; `keyBytes(bytes)` a longer one;
+ * - `str`, `num`, `val`: a value (string, number, anything);
+ * - `changed()`: throws, as `writeRecord` does, when a property went missing.
+ */
+export const WRITER_HELPERS = {
+  head(count: number): number {
+    const at = position - start;
+    target[position] = 0xde;
+    target[position + 1] = count >> 8;
+    target[position + 2] = count & 0xff;
+    position += 3;
+    enter();
+    return at;
+  },
+  undo(at: number): boolean {
+    position = start + at;
+    depth--;
+    return false;
+  },
+  leave(): boolean {
+    depth--;
+    return true;
+  },
+  key3(packed: number, length: number): void {
+    if (position + 40 > safeEnd) makeRoom(position + 40);
+    for (let i = 0; i < length; i++) target[position + i] = packed >> (8 * i);
+    position += length;
+  },
+  key4(a: number): void {
+    if (position + 40 > safeEnd) makeRoom(position + 40);
+    targetView.setInt32(position, a, true);
+    position += 4;
+  },
+  key8(a: number, last: number, length: number): void {
+    if (position + 40 > safeEnd) makeRoom(position + 40);
+    targetView.setInt32(position, a, true);
+    targetView.setInt32(position + length - 4, last, true);
+    position += length;
+  },
+  key12(a: number, b: number, last: number, length: number): void {
+    if (position + 40 > safeEnd) makeRoom(position + 40);
+    targetView.setInt32(position, a, true);
+    targetView.setInt32(position + 4, b, true);
+    targetView.setInt32(position + length - 4, last, true);
+    position += length;
+  },
+  key16(a: number, b: number, c: number, last: number, length: number): void {
+    if (position + 40 > safeEnd) makeRoom(position + 40);
+    targetView.setInt32(position, a, true);
+    targetView.setInt32(position + 4, b, true);
+    targetView.setInt32(position + 8, c, true);
+    targetView.setInt32(position + length - 4, last, true);
+    position += length;
+  },
+  keyBytes(bytes: Uint8Array): void {
+    if (position + bytes.length > safeEnd) makeRoom(position + bytes.length);
+    target.set(bytes, position);
+    position += bytes.length;
+  },
+  str: writeString,
+  num(value: number): void {
+    if (position > safeEnd) makeRoom(position);
+    writeNumber(value);
+  },
+  val: writeValue,
+  changed(): never {
+    throw new Error("An object's properties changed while it was being packed");
+  },
+};
 
 // ---- class instances and extensions ------------------------------------------------------------
 
@@ -1294,7 +1535,8 @@ function encodeTopLevel(
     target = arena;
     targetView = arenaView;
   }
-  objectShapes.renewIfFull();
+  if (objectShapes.renewIfFull()) predictedWriters = [];
+  compilesLeft = MAX_COMPILES_PER_PACK;
   try {
     return encodeValue(ctx, value, flags, output, false);
   } finally {

@@ -22,6 +22,17 @@ export function encodeContextOf(packr: Packr): EncodeContext {
 /**
  * The encoding and decoding options of a {@linkcode Packr}, as properties of the instance (see
  * {@linkcode Unpackr}'s); the {@linkcode ConstructionOption}s are read-only.
+ *
+ * @example Usage
+ * ```ts
+ * import { Packr } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const packr = new Packr({ useRecords: false });
+ * packr.useFloat32 = 1; // the next pack writes float32
+ * assert.deepEqual([...packr.pack(1.5)], [0xca, 0x3f, 0xc0, 0, 0]);
+ * assert.throws(() => Object.assign(packr, { useRecords: true }), TypeError);
+ * ```
  */
 export interface Packr
   extends

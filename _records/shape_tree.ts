@@ -195,15 +195,17 @@ export class ShapeTree<Node extends KeyNode<Node>> {
   /**
    * Called before each top-level run: a tree that filled up is dropped and learned again, not at
    * once but `RUNS_BEFORE_RENEWAL` runs later, so data with more shapes than the tree holds
-   * (small maps keyed by ids, say) does not spend every run rebuilding it.
+   * (small maps keyed by ids, say) does not spend every run rebuilding it. Returns whether it
+   * was dropped.
    */
-  renewIfFull(): void {
-    if (!this.#full || ++this.#runsSinceFull < RUNS_BEFORE_RENEWAL) return;
+  renewIfFull(): boolean {
+    if (!this.#full || ++this.#runsSinceFull < RUNS_BEFORE_RENEWAL) return false;
     this.#full = false;
     this.#runsSinceFull = 0;
     this.#count = 0;
     this.root.hot = null;
     this.root.children = null;
+    return true;
   }
 
   /** The node of a key sequence, if the tree has it (for tests). */

@@ -28,10 +28,22 @@ export interface ShapeNode {
   recordId: number;
   /** Keys remembered for the shape that ends here (kept when its id is evicted). */
   keys: Structure | undefined;
+  /** Records of the shape that ends here written without a generated writer (the encoder's). */
+  writes: number;
+  /** The generated writer of the values of those records; null until made (the encoder's). */
+  writer: ((object: Record<string, unknown>) => unknown) | null;
 }
 
 function newNode(): ShapeNode {
-  return { children: null, hotKey: null, hot: null, recordId: 0, keys: undefined };
+  return {
+    children: null,
+    hotKey: null,
+    hot: null,
+    recordId: 0,
+    keys: undefined,
+    writes: 0,
+    writer: null,
+  };
 }
 
 /** Trie rebuild threshold: weighted new nodes before the trie is rebuilt from the shared ones. */

@@ -31,7 +31,11 @@ const BUNDLES: Record<string, string> = {
  * Modules imported for their side effect: each installs the faster record builders of its build
  * (the compiler of the default build, the pool of the no-eval build).
  */
-const INSTALLERS = ["_records/compiler.ts", "_records/builder_pool.ts"];
+const INSTALLERS = [
+  "_records/compiler.ts",
+  "_encode/writer_compiler.ts",
+  "_records/builder_pool.ts",
+];
 /**
  * Modules that browsers get in another form (package.json `browser` maps the npm build of the
  * first to the second): the mechanisms that only Deno and Bun use, statically switched off.

@@ -62,6 +62,9 @@ const PROBE = fileURLToPath(new URL("tests/_reader_probe.ts", ROOT));
 
 interface ProbeResult {
   usesAtImport: number;
+  /** Uses while packing (generated writers). */
+  packUses: number;
+  /** Uses while unpacking (generated readers). */
   uses: number;
   decodes: number;
   mismatches: string[];
@@ -101,7 +104,13 @@ describe("no_eval.ts import graph", () => {
   test("each build carries its own record builders: the compiler or the pool", () => {
     const pool = new URL("_records/builder_pool.ts", ROOT).href;
     const builders = new URL("_records/builders.ts", ROOT).href;
+    const writers = new URL("_encode/writer_compiler.ts", ROOT).href;
     assert.ok(importGraph("no_eval.ts").has(pool), "no_eval.ts installs the pool");
+    assert.ok(!importGraph("no_eval.ts").has(writers), "no_eval.ts has no writer compiler");
+    assert.ok(!importGraph("unpack.ts").has(writers), "unpack.ts packs nothing");
+    for (const entry of ["mod.ts", "pack.ts", "stream.ts", "http.ts"]) {
+      assert.ok(importGraph(entry).has(writers), `${entry} installs the writer compiler`);
+    }
     for (const entry of ["mod.ts", "unpack.ts", "pack.ts", "stream.ts", "http.ts"]) {
       const graph = importGraph(entry);
       const compiler = new URL("_records/compiler.ts", ROOT).href;
@@ -172,34 +181,48 @@ describe("record readers", () => {
     }
   });
 
-  test("Unpackr() generates readers for frequent shapes, lazily, never at import", () => {
+  test("Packr and Unpackr generate writers and readers for frequent shapes, lazily", () => {
     const { result } = probe("mod", "default", "count");
     assert.equal(result.usesAtImport, 0);
     assert.ok(result.uses > 0, "the generated reader was used");
+    assert.ok(result.packUses > 0, "the generated writer was used");
     assert.deepEqual(result.mismatches, []);
     assert.equal(result.decodes, 216);
   });
 
   test("Unpackr({compileRecordReaders: false}) never generates code", () => {
     const { result } = probe("mod", "interpreted", "count");
-    assert.deepEqual(result, { usesAtImport: 0, uses: 0, decodes: 216, mismatches: [] });
+    assert.deepEqual({ ...result, packUses: 0 }, {
+      usesAtImport: 0,
+      packUses: 0,
+      uses: 0,
+      decodes: 216,
+      mismatches: [],
+    });
   });
 
   test("no_eval.ts decodes the bench data identically without ever using Function", () => {
     // same payloads and checks as the main entry above, in a process that never loads mod.ts
     const { result } = probe("no_eval", "default", "count");
-    assert.deepEqual(result, { usesAtImport: 0, uses: 0, decodes: 216, mismatches: [] });
+    assert.deepEqual(result, {
+      usesAtImport: 0,
+      packUses: 0,
+      uses: 0,
+      decodes: 216,
+      mismatches: [],
+    });
   });
 
-  test("Unpackr() falls back to the interpreted reader for good when code generation throws", () => {
+  test("Packr and Unpackr fall back to the generic paths for good when code generation throws", () => {
     // Deno: V8 forbids code generation from strings, as a CSP without 'unsafe-eval' does.
     // Bun: JavaScriptCore has no such switch, so the probe's Function spy throws an EvalError
     // instead (the library's `new Function` resolves the global binding, so it meets the spy).
     const { result, stdout, stderr } = isDeno
       ? probe("mod", "default", "count", ["--disallow-code-generation-from-strings"])
       : probe("mod", "default", "throw");
-    // importing generated nothing; the first compile attempt threw; none was tried again
+    // importing generated nothing; the first compile attempt of each threw; none was tried again
     assert.equal(result.usesAtImport, 0);
+    assert.equal(result.packUses, 1);
     assert.equal(result.uses, 1);
     assert.equal(result.decodes, 216);
     assert.deepEqual(result.mismatches, []);
