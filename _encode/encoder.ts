@@ -73,6 +73,13 @@ export const RESET_BUFFER_MODE = 1024;
 export const RESERVE_START_SPACE = 2048;
 
 /**
+ * Internal flag (not for users): the result is a view of the shared arena, valid only until the
+ * next pack, for a caller that copies it at once (`new Response(bytes)` copies its body), so the
+ * pack does not make an exact-size copy that is copied again.
+ */
+export const BORROW_ARENA = 0x10000;
+
+/**
  * A buffer returned with `REUSE_BUFFER_MODE`: the value is `buffer.subarray(start, end)`.
  * @example Usage
  * ```ts
@@ -1589,7 +1596,8 @@ function encodeValue(
   depth = 0;
   // only into a result of its own (not `useBuffer`'s or REUSE_BUFFER_MODE's buffer), and not
   // when bytes may still move after they are written (reference ids, bundles: offsets shift)
-  gatherLargeBytes = output === null && !(flags & REUSE_BUFFER_MODE) && references === null &&
+  gatherLargeBytes = output === null && !(flags & (REUSE_BUFFER_MODE | BORROW_ARENA)) &&
+    references === null &&
     bundle === null;
   largeBytes = null;
   const structures = ctx.records;
@@ -1644,6 +1652,7 @@ function finishValue(value: unknown, flags: number, output: OutputBuffer | null)
     return view;
   }
   if (largeBytes !== null) return gatherOutput(largeBytes);
+  if (flags & BORROW_ARENA) return target.subarray(start, position);
   return target.slice(start, position);
 }
 

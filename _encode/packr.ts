@@ -1,7 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import type { ReusedBuffer } from "./encoder.ts";
+import { BORROW_ARENA, type ReusedBuffer } from "./encoder.ts";
 import { applyEncodeSettings, type EncodeContext } from "./context.ts";
 import { Packer } from "./packer.ts";
 import type { ConstructionOption, PackrOptions, Structure } from "../_core/options.ts";
@@ -10,6 +10,17 @@ import { applyDecodeSettings, decodeContextOf } from "../_decode/context.ts";
 import { settingsOfInstance, Unpackr } from "../_decode/unpackr.ts";
 
 let packerOf: (packr: Packr) => Packer;
+
+/**
+ * Packs `value` with `packr` into a view of the shared arena, valid only until the next pack: for
+ * a caller that copies the bytes at once (`respond`, whose `new Response` copies its body), which
+ * saves the exact-size copy `pack` makes.
+ */
+export function packBorrowed(packr: Packr, value: unknown): Uint8Array<ArrayBuffer> {
+  const packer = packerOf(packr);
+  packer.context.extensions = decodeContextOf(packr).extensions;
+  return packer.pack(value, BORROW_ARENA);
+}
 
 /**
  * The encode context of an instance (for the command line writer, which writes some records

@@ -3,7 +3,7 @@
 
 // How a value or a stream of values becomes a body, for responses and for requests alike.
 
-import { Packr } from "../_encode/packr.ts";
+import { packBorrowed, Packr } from "../_encode/packr.ts";
 import type { PackrOptions } from "../_core/options.ts";
 import { PackrStream } from "../_stream/packr_stream.ts";
 import type { PackrStreamOptions } from "../_stream/chunk_encoder.ts";
@@ -39,19 +39,27 @@ const utf8 = new TextEncoder();
  *
  * @param value The value.
  * @param settings The packer.
+ * @param copiedAtOnce The caller copies the bytes before anything else packs (`new Response`
+ * does): our own Packrs then return a view of their shared arena instead of a copy of their own.
  * @returns The bytes.
  */
-export function packValue(value: unknown, settings: EncodeSettings): Uint8Array<ArrayBuffer> {
+export function packValue(
+  value: unknown,
+  settings: EncodeSettings,
+  copiedAtOnce = false,
+): Uint8Array<ArrayBuffer> {
   if (settings.packr !== undefined) return settings.packr.pack(value);
   const options = settings.packrOptions;
-  if (options === undefined) return peerPackr.pack(value);
+  if (options === undefined) {
+    return copiedAtOnce ? packBorrowed(peerPackr, value) : peerPackr.pack(value);
+  }
   let packr = packrs.get(options);
   if (packr === undefined) {
     const { coalesceBytes: _, ...packrOptions } = options;
     packr = new Packr({ ...PEER_ENCODING, ...packrOptions });
     packrs.set(options, packr);
   }
-  return packr.pack(value);
+  return copiedAtOnce ? packBorrowed(packr, value) : packr.pack(value);
 }
 
 /**

@@ -180,7 +180,8 @@ export function respond(request: Request, value: unknown, init: RespondInit = {}
     return new Response(stringifyJson(value, init.replacer), responseInit);
   }
   headers.set("content-type", mediaType);
-  return new Response(packValue(value, init), responseInit);
+  // the Response copies its body at once, so the packer need not make a copy of its own
+  return new Response(packValue(value, init, true), responseInit);
 }
 
 /** The media type of the response: forced by `init`, chosen by the URL, or negotiated. */

@@ -95,6 +95,16 @@ describe("respond(): format and headers", () => {
     assert.equal(await json.text(), JSON.stringify(value));
   });
 
+  test("bodies stay whole when more values are packed before they are read", async () => {
+    // respond() packs into the packer's shared buffer, which the Response copies at once
+    const values = Array.from({ length: 20 }, (_, i) => ({ i, text: `value ${i}`.repeat(i) }));
+    const responses = values.map((value) => respond(get(ACCEPT_MSGPACK), value));
+    for (let i = 0; i < 50; i++) pack({ other: i, filler: "x".repeat(i * 10) });
+    for (const [i, response] of responses.entries()) {
+      assert.deepEqual(unpack(await bytesOf(response)), values[i]);
+    }
+  });
+
   test("the MessagePack name the client used is the Content-Type", () => {
     for (const type of ["application/x-msgpack", "application/vnd.msgpack"]) {
       assert.equal(respond(get(type), 1).headers.get("content-type"), type);
