@@ -10,10 +10,9 @@
  *
  * - First it runs the build (`scripts/build.ts`: `dist/npm/` and the browser bundles); with
  *   `--no-build` it measures the `dist/` already there.
- * - The package is laid out as npm installs it: the files `npm pack` would put in the tarball
- *   (with `package.json`) are copied into `node_modules/@x/msgpackr` of a temporary project, and
- *   each program is a file of that project importing the package by its name, so the bundler
- *   resolves it through package.json as for a user (`exports`, `sideEffects`, `browser`).
+ * - The package is laid out as npm installs it, and each program is a file of a temporary project
+ *   importing the package by its name, so the bundler resolves it through package.json as for a
+ *   user (`exports`, `sideEffects`, `browser`): see `scripts/_bundle.ts`.
  * - Each program is one import and a use that keeps it alive (`globalThis.kept = unpack`).
  * - KB is 1,000 bytes, in the budgets and in the table.
  * - `--json` prints the measurements as one JSON object ({@linkcode Report}) instead of the table.
@@ -30,6 +29,17 @@
  */
 
 import { gzipSync } from "node:zlib";
+import {
+  buildPackage,
+  bundleProgram,
+  bundlerVersion,
+  inInstalledProject,
+  type ModuleBytes,
+  PACKAGE_NAME,
+  ROOT,
+} from "./_bundle.ts";
+
+export type { ModuleBytes };
 
 /** Budgets are in KB of 1,000 bytes. */
 const KB = 1000;
@@ -116,13 +126,6 @@ const ENTRIES: readonly Entry[] = [
   },
 ];
 
-/** The minified bytes one module of the package puts into a bundle. */
-export interface ModuleBytes {
-  /** Path in the package, e.g. "dist/npm/_decode/decoder.js". */
-  module: string;
-  bytes: number;
-}
-
 /** One entry measured. */
 export interface Measured {
   name: string;
@@ -149,9 +152,6 @@ export interface Report {
   over: boolean;
 }
 
-const ROOT = decodeURIComponent(new URL("../", import.meta.url).pathname);
-const PACKAGE = JSON.parse(await Deno.readTextFile(`${ROOT}package.json`)) as { name: string };
-const BUN = `${ROOT}node_modules/.bin/bun`;
 const JSON_OUTPUT = Deno.args.includes("--json");
 const BUILD = !Deno.args.includes("--no-build");
 const MODULES_OF = Deno.args.find((arg) => arg.startsWith("--modules="))?.slice(
@@ -174,98 +174,13 @@ function fail(message: string): never {
   Deno.exit(2);
 }
 
-/** Runs a command; returns its standard output, or throws with its output when it fails. */
-async function run(command: string, args: string[], cwd: string): Promise<string> {
-  const output = await new Deno.Command(command, {
-    args,
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-    env: { npm_config_update_notifier: "false" },
-  }).output();
-  const decoder = new TextDecoder();
-  const stdout = decoder.decode(output.stdout);
-  if (!output.success) {
-    throw new Error(
-      `${command} ${args.join(" ")} exited with ${output.code}\n${stdout}` +
-        decoder.decode(output.stderr),
-    );
-  }
-  return stdout;
-}
-
-/** The files `npm pack` puts into the tarball, as paths in the package. */
-async function packedFiles(): Promise<string[]> {
-  const [packed] = JSON.parse(
-    await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], ROOT),
-  ) as [{ files: { path: string }[] }];
-  return packed.files.map((file) => file.path);
-}
-
-/** A temporary project with the package installed from its tarball's files; returns its path. */
-async function installedProject(): Promise<string> {
-  const project = await Deno.makeTempDir({ prefix: "msgpackr-size." });
-  const installed = `${project}/node_modules/${PACKAGE.name}`;
-  for (const file of await packedFiles()) {
-    const target = `${installed}/${file}`;
-    await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
-    await Deno.copyFile(`${ROOT}${file}`, target);
-  }
-  await Deno.writeTextFile(
-    `${project}/package.json`,
-    JSON.stringify({ name: "size-check", private: true, type: "module" }),
-  );
-  return project;
-}
-
-/** The program of an import statement: the import, and a use that keeps it in the bundle. */
-function programOf(statement: string): string {
-  const binding = statement.match(/^import\s+(?:\{\s*(\w+)\s*\}|\*\s+as\s+(\w+))\s+from\s/);
-  if (binding === null) throw new Error(`Not a single named or namespace import: ${statement}`);
-  return `${statement};\nglobalThis.kept = ${binding[1] ?? binding[2]};\n`;
-}
-
-interface Bundled {
-  code: Uint8Array;
-  modules: ModuleBytes[];
-}
-
-/** Bundles the program of `statement` in `project` as a user's bundler does. */
-async function bundle(project: string, name: string, statement: string): Promise<Bundled> {
-  await Deno.writeTextFile(`${project}/${name}.js`, programOf(statement));
-  const outfile = `${project}/out/${name}.js`;
-  const metafile = `${project}/out/${name}.meta.json`;
-  await run(BUN, [
-    "build",
-    "--minify",
-    "--target=browser",
-    `${name}.js`,
-    `--outfile=${outfile}`,
-    `--metafile=${metafile}`,
-  ], project);
-  const meta = JSON.parse(await Deno.readTextFile(metafile)) as {
-    outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
-  };
-  const [output] = Object.values(meta.outputs);
-  const inPackage = `node_modules/${PACKAGE.name}/`;
-  const modules = Object.entries(output.inputs)
-    .map(([path, input]) => ({
-      module: path.includes(inPackage)
-        ? path.slice(path.indexOf(inPackage) + inPackage.length)
-        : `${path} (the program)`,
-      bytes: input.bytesInOutput,
-    }))
-    .sort((a, b) => b.bytes - a.bytes);
-  return { code: await Deno.readFile(outfile), modules };
-}
-
 /** Measures one entry in `project`. */
 async function measure(project: string, entry: Entry): Promise<Measured> {
   const bundled = entry.program === undefined
     ? undefined
-    : await bundle(project, entry.name, entry.program);
+    : await bundleProgram(project, entry.name, entry.program);
   const code = bundled?.code ??
-    await Deno.readFile(`${project}/node_modules/${PACKAGE.name}/${entry.file}`);
+    await Deno.readFile(`${project}/node_modules/${PACKAGE_NAME}/${entry.file}`);
   const minBytes = code.length;
   const gzipBytes = gzipSync(code, { level: 9 }).length;
   const budget = {
@@ -283,7 +198,8 @@ async function measure(project: string, entry: Entry): Promise<Measured> {
     over: minBytes > budget.minBytes || gzipBytes > budget.gzipBytes,
   };
   if (MODULES_OF !== undefined) {
-    measured.modules = (bundled ?? await bundle(project, entry.name, entry.modulesOf!)).modules;
+    measured.modules = (bundled ?? await bundleProgram(project, entry.name, entry.modulesOf!))
+      .modules;
   }
   return measured;
 }
@@ -359,19 +275,7 @@ function markdown(measured: readonly Measured[]): string {
   return lines.join("\n");
 }
 
-/** Runs the build; its output goes to stderr (stdout may be JSON). */
-async function build(): Promise<void> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "scripts/build.ts"],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  await Deno.stderr.write(output.stdout);
-  if (!output.success) fail(`the build (scripts/build.ts) exited with ${output.code}`);
-}
-
-if (BUILD) await build();
+if (BUILD && !await buildPackage()) fail("the build (scripts/build.ts) failed");
 // the npm build, and the shipped files measured
 for (const built of ["dist/npm", ...selected.flatMap((entry) => entry.file ?? [])]) {
   try {
@@ -380,21 +284,12 @@ for (const built of ["dist/npm", ...selected.flatMap((entry) => entry.file ?? []
     fail(`${built} is missing: build it (deno run -A scripts/build.ts) or drop --no-build`);
   }
 }
-const measured: Measured[] = [];
-let bundler = "";
-let failure: unknown = null;
-const project = await installedProject().catch((error) =>
-  fail(`cannot lay out the package: ${error}`)
-);
-try {
+const measured = await inInstalledProject(async (project) => {
+  const measured: Measured[] = [];
   for (const entry of selected) measured.push(await measure(project, entry));
-  bundler = `bun ${(await run(BUN, ["--version"], ROOT)).trim()}`;
-} catch (error) {
-  failure = error;
-} finally {
-  await Deno.remove(project, { recursive: true });
-}
-if (failure !== null) fail(`cannot measure: ${failure}`);
+  return measured;
+}).catch((error) => fail(`cannot measure: ${error}`));
+const bundler = await bundlerVersion();
 const over = measured.filter((entry) => entry.over);
 if (JSON_OUTPUT) {
   const report: Report = { kb: KB, bundler, entries: measured, over: over.length > 0 };
