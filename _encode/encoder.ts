@@ -389,15 +389,7 @@ function writeFloat(value: number): void {
   if (useFloat32 > 0 && value < 0x100000000 && value >= -0x80000000) {
     target[position] = 0xca;
     targetView.setFloat32(position + 1, value);
-    let scaled: number;
-    if (
-      useFloat32 < 4 ||
-      // DECIMAL_FIT: keep float32 only if the decimal digits survive (exponent from the bytes)
-      ((scaled = value *
-          DECIMAL_MULTIPLIERS[
-            ((target[position + 1] & 0x7f) << 1) | (target[position + 2] >> 7)
-          ]) >> 0) === scaled
-    ) {
+    if (useFloat32 < 4 || context.features!.keepsDecimals(value, target, position)) {
       position += 5;
       return;
     }
@@ -427,7 +419,7 @@ function writeBigInt(value: bigint): void {
   } else if (context.largeBigIntToString) {
     writeString(value.toString());
   } else if (context.bigIntExtension) {
-    writeExtensionData(encodeBigIntPayload(value), 0x42);
+    writeExtensionData(context.features!.encodeBigIntPayload(value), 0x42);
   } else {
     throw new RangeError(
       `${value} was too large to fit in MessagePack 64-bit integer format, use useBigIntExtension, or set largeBigIntToFloat to convert to float-64, or set largeBigIntToString to convert to string`,
@@ -843,7 +835,8 @@ function writeNewRecordHeader(
 // value takes the writer of the type it held when the writer was made (a string to
 // `writeString`, a number to `writeNumber`), anything else `writeValue`, so the bytes are
 // exactly the generic path's. The writers reach this module's state only through
-// `WRITER_HELPERS`.
+// `WRITER_HELPERS`, which the compiler receives with each shape: a program that streams values
+// in but packs none ships the compiler's module (its entry installs it) but none of the writer.
 
 /** Writes the object a generated writer was made for; a plain-object writer returns `false`,
  * having written nothing, for an object whose keys are not its own. */
@@ -859,6 +852,7 @@ export type WriterCompiler = (
   names: readonly string[],
   keyBytes: readonly Uint8Array[] | null,
   sample: Record<string, unknown>,
+  helpers: WriterHelpers,
 ) => ObjectWriter;
 
 let writerCompiler: WriterCompiler | null = null;
@@ -915,7 +909,7 @@ function compileWriter(
   }
   compilesLeft--;
   try {
-    return writerCompiler(names, keyBytes, sample);
+    return writerCompiler(names, keyBytes, sample, WRITER_HELPERS);
   } catch {
     // code generation is forbidden here (CSP, Trusted Types): stop trying, for good
     writerCompiler = null;
@@ -932,9 +926,9 @@ function learnMapShape(shape: KeyShape, object: Record<string, unknown>): void {
   let writer = shape.writer;
   if (writer === null) {
     if (!dueForWriter(shape)) return;
-    const keyBytes = keptKeyBytes(shape);
+    const keyBytes = shapeKeys(shape);
     if (keyBytes === null) {
-      shape.writes = NEVER; // a key in another encoding: the writer could not copy its bytes
+      shape.writes = NEVER; // a long key: the writer's key copies are for short ones
       return;
     }
     writer = shape.writer = compileWriter(shape, keyBytes.names, keyBytes.bytes, object);
@@ -943,51 +937,46 @@ function learnMapShape(shape: KeyShape, object: Record<string, unknown>): void {
   predictedWriters[depth] = writer;
 }
 
-/** The names of `shape` and their kept encoded bytes, or `null` when a key has none. */
-function keptKeyBytes(shape: KeyShape): { names: string[]; bytes: Uint8Array[] } | null {
+/**
+ * The keys of `shape` and their encoded bytes, as `writeString` writes them (a key of fewer than
+ * 32 UTF-16 units goes its short path), or `null` when a key is longer.
+ */
+function shapeKeys(shape: KeyShape): { names: string[]; bytes: Uint8Array[] } | null {
   const names: string[] = [];
   const bytes: Uint8Array[] = [];
   for (let node = shape; node.parent !== null; node = node.parent) {
-    const length = node.keyLength;
-    if (length === 0) return null;
-    const encoded = new Uint8Array(length);
-    const at = node.keyAt;
-    const word = (index: number, offset: number) => {
-      for (let i = 0; i < 4 && offset + i < length; i++) {
-        encoded[offset + i] = keptKeyWords[index] >> (8 * i);
-      }
-    };
-    if (length < 4) {
-      // `shortWordAt` layout: bytes 0, length >> 1 and length - 1 at bits 0, 8 and 16
-      const packed = keptKeyWords[at];
-      encoded[0] = packed;
-      encoded[length >> 1] = packed >> 8;
-      encoded[length - 1] = packed >> 16;
-    } else {
-      word(at, 0);
-      for (let offset = 4, index = at + 2; offset < length - 4; offset += 4) word(index++, offset);
-      word(at + 1, length - 4);
-    }
-    names.push(node.key);
+    const key = node.key;
+    if (key.length >= 0x20) return null;
+    const end = encodeUtf8Manually(keyScratch, keyScratchView, 2, key);
+    const length = end - 2;
+    // a fixstr, or a str8 for 32 bytes and more (as in `writeString`)
+    const encoded = length < 0x20 ? keyScratch.slice(1, end) : keyScratch.slice(0, end);
+    if (length < 0x20) encoded[0] = 0xa0 | length;
+    else encoded.set([0xd9, length]);
+    names.push(key);
     bytes.push(encoded);
   }
   return { names: names.reverse(), bytes: bytes.reverse() };
 }
+/** Room for one key's bytes: a str8 header and 3 bytes per unit of fewer than 32. */
+const keyScratch = new Uint8Array(0x60);
+const keyScratchView = new DataView(keyScratch.buffer);
 
 /**
- * What generated writers call: each is small, so engines inline it into the writer.
+ * What generated writers call: each is small, so engines inline it into the writer. Handed to the
+ * compiler with each shape, so that the compiler's module refers to none of the writer's code.
  * - `head(count)`: a map16 header for `count` entries, and one nesting level; returns where it
  *   starts (from `start`, which stays valid when the output grows);
  * - `undo(at)`: back to `at` and out of the level (the object changed while being written);
  * - `leave()`: out of the level;
  * - `key3(packed, length)`: a key of 1 to 3 bytes, byte i at bits 8i;
- * - `key4`/`key8`/`key12`/`key16`(words…, length): a key of 4 to 16 bytes as little-endian words
- *   at offsets 0, 4, 8 and the last at `length - 4` (it may overlap the one before), so nothing
- *   is written past the key; `keyBytes(bytes)` a longer one;
+ * - `key8(a, last, length)`, `key16(a, b, c, last, length)`: a key of 4 to 8, or 9 to 16, bytes as
+ *   little-endian words at offsets 0, 4, 8 (over 12 bytes) and the last at `length - 4` (which may
+ *   overlap the one before), so nothing is written past the key; `keyBytes(bytes)` a longer one;
  * - `str`, `num`, `val`: a value (string, number, anything);
  * - `changed()`: throws, as `writeRecord` does, when a property went missing.
  */
-export const WRITER_HELPERS = {
+const WRITER_HELPERS = {
   head(count: number): number {
     const at = position - start;
     target[position] = 0xde;
@@ -1011,21 +1000,9 @@ export const WRITER_HELPERS = {
     for (let i = 0; i < length; i++) target[position + i] = packed >> (8 * i);
     position += length;
   },
-  key4(a: number): void {
-    if (position + 40 > safeEnd) makeRoom(position + 40);
-    targetView.setInt32(position, a, true);
-    position += 4;
-  },
   key8(a: number, last: number, length: number): void {
     if (position + 40 > safeEnd) makeRoom(position + 40);
     targetView.setInt32(position, a, true);
-    targetView.setInt32(position + length - 4, last, true);
-    position += length;
-  },
-  key12(a: number, b: number, last: number, length: number): void {
-    if (position + 40 > safeEnd) makeRoom(position + 40);
-    targetView.setInt32(position, a, true);
-    targetView.setInt32(position + 4, b, true);
     targetView.setInt32(position + length - 4, last, true);
     position += length;
   },
@@ -1033,14 +1010,15 @@ export const WRITER_HELPERS = {
     if (position + 40 > safeEnd) makeRoom(position + 40);
     targetView.setInt32(position, a, true);
     targetView.setInt32(position + 4, b, true);
-    targetView.setInt32(position + 8, c, true);
+    if (length > 12) targetView.setInt32(position + 8, c, true);
     targetView.setInt32(position + length - 4, last, true);
     position += length;
   },
   keyBytes(bytes: Uint8Array): void {
-    if (position + bytes.length > safeEnd) makeRoom(position + bytes.length);
-    target.set(bytes, position);
-    position += bytes.length;
+    const length = bytes.length;
+    if (position + length > safeEnd) makeRoom(position + length);
+    for (let i = 0; i < length; i++) target[position + i] = bytes[i];
+    position += length;
   },
   str: writeString,
   num(value: number): void {
@@ -1052,6 +1030,9 @@ export const WRITER_HELPERS = {
     throw new Error("An object's properties changed while it was being packed");
   },
 };
+
+/** What generated writers call (see `WRITER_HELPERS`), passed to the compiler with each shape. */
+export type WriterHelpers = typeof WRITER_HELPERS;
 
 // ---- class instances and extensions ------------------------------------------------------------
 
@@ -1151,7 +1132,13 @@ function writeBuiltIn(value: object): boolean {
     if (usesOwnToJSON(value, value instanceof DataView ? DataView : TypedArray)) return false;
     const view = value as ArrayBufferView;
     const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-    writeBytes(bytes, view instanceof Uint8Array ? -1 : typedArrayCode(view));
+    // the typed array code is needed only with `moreTypes`, a feature of a Packr's context
+    writeBytes(
+      bytes,
+      view instanceof Uint8Array || !context.moreTypes
+        ? -1
+        : context.features!.typedArrayCode(view),
+    );
   } else if (value instanceof C1Type) {
     target[position++] = 0xc1;
   } else {
@@ -1386,6 +1373,15 @@ function writeBundledString(value: string): void {
   else current.ascii += value;
   target[position++] = 0xc1;
   writeNumber(nonAscii ? -length : length);
+}
+
+/**
+ * `DECIMAL_FIT`: whether the float32 just written at `at` (`ca` + 4 bytes) keeps the decimal
+ * digits of `value` (its exponent read from the bytes).
+ */
+function keepsDecimals(value: number, bytes: Uint8Array, at: number): boolean {
+  const scaled = value * DECIMAL_MULTIPLIERS[((bytes[at + 1] & 0x7f) << 1) | (bytes[at + 2] >> 7)];
+  return scaled >> 0 === scaled;
 }
 
 /** Writes the strings of the bundle open when the value ends, if one was begun. */
@@ -1688,7 +1684,8 @@ function updateOutput(output: OutputBuffer, flags: number): void {
 
 /**
  * The writer's features that only options ask for: records, string bundles, structured-clone
- * ids and variable-size maps. The writer reaches them through its context's `features`, which a
+ * ids, variable-size maps, `useFloat32`'s decimal test, and the payloads of `moreTypes` and
+ * `useBigIntExtension`. The writer reaches them through its context's `features`, which a
  * `Packr` (and the streams' encoder) sets to {@linkcode ENCODER_FEATURES} and the exported `pack`
  * leaves null, so a program that only packs ships none of this code (its bundler drops what only
  * this object refers to).
@@ -1700,6 +1697,12 @@ export interface EncoderFeatures {
   closeBundle: (open: Bundle) => void;
   insertReferenceIds: (ids: Reference[]) => void;
   writeVariableMapObject: (object: Record<string, unknown>) => void;
+  /** `moreTypes`: the code of a typed array's "t" extension. */
+  typedArrayCode: (value: ArrayBufferView) => number;
+  /** `useBigIntExtension`: the payload of a bigint's "B" extension. */
+  encodeBigIntPayload: (value: bigint) => Uint8Array;
+  /** `useFloat32: DECIMAL_FIT` (see {@linkcode keepsDecimals}). */
+  keepsDecimals: (value: number, bytes: Uint8Array, at: number) => boolean;
 }
 
 /**
@@ -1759,4 +1762,7 @@ export const ENCODER_FEATURES: EncoderFeatures = {
   closeBundle,
   insertReferenceIds,
   writeVariableMapObject,
+  typedArrayCode,
+  encodeBigIntPayload,
+  keepsDecimals,
 };

@@ -1,9 +1,9 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-// Everything the encoding entry points export; shared by `pack.ts` and `no_eval.ts`.
-
-import { FLOAT32_OPTIONS } from "../_format/float32.ts";
+// Everything the encoding entry points export; shared by `pack.ts` and `no_eval.ts`. The float32
+// constants are literals (their examples check them against FLOAT32_OPTIONS), so that a program
+// that only packs does not carry the float32 module.
 
 export { Encoder, Packr } from "./packr.ts";
 export { encode, pack } from "./pack.ts";
@@ -42,7 +42,7 @@ export type {
  * assert.equal(NEVER, 0);
  * ```
  */
-export const NEVER: 0 = FLOAT32_OPTIONS.NEVER;
+export const NEVER = 0;
 /**
  * `useFloat32` value: write non-integers in [-2^31, 2^32) as float32 (`FLOAT32_OPTIONS.ALWAYS`).
  * @example Usage
@@ -54,7 +54,7 @@ export const NEVER: 0 = FLOAT32_OPTIONS.NEVER;
  * assert.equal(ALWAYS, 1);
  * ```
  */
-export const ALWAYS: 1 = FLOAT32_OPTIONS.ALWAYS;
+export const ALWAYS = 1;
 /**
  * `useFloat32` value: float32, and round float32 values to decimal digits when decoding
  * (`FLOAT32_OPTIONS.DECIMAL_ROUND`).
@@ -67,7 +67,7 @@ export const ALWAYS: 1 = FLOAT32_OPTIONS.ALWAYS;
  * assert.equal(DECIMAL_ROUND, 3);
  * ```
  */
-export const DECIMAL_ROUND: 3 = FLOAT32_OPTIONS.DECIMAL_ROUND;
+export const DECIMAL_ROUND = 3;
 /**
  * `useFloat32` value: float32 only when the decimal digits survive, else float64
  * (`FLOAT32_OPTIONS.DECIMAL_FIT`).
@@ -80,4 +80,4 @@ export const DECIMAL_ROUND: 3 = FLOAT32_OPTIONS.DECIMAL_ROUND;
  * assert.equal(DECIMAL_FIT, 4);
  * ```
  */
-export const DECIMAL_FIT: 4 = FLOAT32_OPTIONS.DECIMAL_FIT;
+export const DECIMAL_FIT = 4;

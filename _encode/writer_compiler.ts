@@ -7,12 +7,7 @@
 // import, and the encoder stops asking for good if compiling throws, as it does under a
 // Content-Security-Policy without 'unsafe-eval'.
 
-import { installWriterCompiler, type ObjectWriter, WRITER_HELPERS } from "./encoder.ts";
-
-const IDENTIFIER = /^[a-zA-Z_$][a-zA-Z\d_$]*$/;
-/** The helpers, in the order the generated functions take them as parameters. */
-const HELPER_NAMES = Object.keys(WRITER_HELPERS) as (keyof typeof WRITER_HELPERS)[];
-const HELPERS = HELPER_NAMES.map((name) => WRITER_HELPERS[name]);
+import { installWriterCompiler, type ObjectWriter, type WriterHelpers } from "./encoder.ts";
 
 /**
  * Writers by signature (kind, names and value types): they depend on nothing else, so every
@@ -23,12 +18,6 @@ const writers = new Map<string, ObjectWriter>();
 const MAX_WRITERS = 1024;
 /** Writers made so far: each gets a name of its own. */
 let made = 0;
-
-/** `name` as a property access and as a string literal. */
-function access(name: string): { load: string; literal: string } {
-  const literal = JSON.stringify(name);
-  return { load: IDENTIFIER.test(name) ? `o.${name}` : `o[${literal}]`, literal };
-}
 
 /** Little-endian 32-bit word of `bytes` at `offset`. */
 function wordAt(bytes: Uint8Array, offset: number): number {
@@ -46,63 +35,48 @@ function keyCall(bytes: Uint8Array, index: number): string {
   }
   if (length > 16) return `keyBytes(B[${index}]);`;
   const last = wordAt(bytes, length - 4);
-  if (length === 4) return `key4(${last});`;
-  const words = [];
-  for (let offset = 0; offset < length - 4; offset += 4) words.push(wordAt(bytes, offset));
-  return `key${words.length * 4 + 4}(${words.join(",")},${last},${length});`;
-}
-
-/** The statement that writes the value in `x`, with the writer of the type `sample` has. */
-function valueCall(sample: unknown): string {
-  switch (typeof sample) {
-    case "string":
-      return `typeof x==="string"?str(x):val(x);`;
-    case "number":
-      return `typeof x==="number"?num(x):val(x);`;
-    default:
-      return `val(x);`;
-  }
+  if (length <= 8) return `key8(${wordAt(bytes, 0)},${last},${length});`;
+  const words = [0, 4, 8].map((offset) => offset + 4 <= length ? wordAt(bytes, offset) : 0);
+  return `key16(${words},${last},${length});`;
 }
 
 function compileWriter(
   names: readonly string[],
   keyBytes: readonly Uint8Array[] | null,
   sample: Record<string, unknown>,
+  helpers: WriterHelpers,
 ): ObjectWriter {
-  const count = names.length;
   const types = names.map((name) => typeof sample[name]);
   const signature = `${keyBytes === null ? "r" : "m"}${JSON.stringify(names)}${types}`;
   const known = writers.get(signature);
   if (known !== undefined) return known;
   if (writers.size >= MAX_WRITERS) writers.clear();
-  const lines: string[] = [];
-  if (keyBytes !== null) {
-    // a plain object: its keys must be these, in this order, and nothing else
-    lines.push(
-      "var i=0,x;for(var k in o){if(k!==K[i++])return false}",
-      `if(i!==${count})return false;var at=head(${count});`,
-    );
-  } else {
-    lines.push("var x;");
+  // a plain object's keys must be these, in this order, and nothing else
+  let body = keyBytes === null ? "var x;" : "var i=0,x;for(var k in o)if(k!==K[i++])return false;" +
+    `if(i!==${names.length})return false;var at=head(${names.length});`;
+  for (let i = 0; i < names.length; i++) {
+    // a constant key loads as `o.name` does; a getter that deleted it meanwhile makes a plain
+    // object start again on the generic path, a record fail as the generic path fails
+    const name = JSON.stringify(names[i]);
+    const type = types[i] === "string" || types[i] === "number" ? types[i] : "";
+    body += (keyBytes === null ? "" : keyCall(keyBytes[i], i)) +
+      `x=o[${name}];if(x===undefined&&!(${name} in o))` +
+      (keyBytes === null ? "changed();" : "return undo(at);") +
+      (type === "" ? "val(x);" : `typeof x==="${type}"?${type.slice(0, 3)}(x):val(x);`);
   }
-  for (let i = 0; i < count; i++) {
-    const { load, literal } = access(names[i]);
-    if (keyBytes !== null) lines.push(keyCall(keyBytes[i], i));
-    // a getter deleted it meanwhile: a plain object starts again on the generic path, a record
-    // fails as the generic path fails
-    const missing = keyBytes !== null ? "return undo(at)" : "changed()";
-    lines.push(
-      `x=${load};if(x===undefined&&!(${literal} in o))${missing};`,
-      valueCall(sample[names[i]]),
-    );
-  }
-  if (keyBytes !== null) lines.push("return leave();");
-  // the function's name tells writers apart: engines share the code of identical source text
-  const body = `return function write${made++}(o){${lines.join("")}}`;
-  const writer = new Function("K", "B", ...HELPER_NAMES, body)(
+  if (keyBytes !== null) body += "return leave();";
+  // the helpers are the function's parameters, by name; the function's own name tells writers
+  // apart (engines share the code of identical source text)
+  const helperNames = Object.keys(helpers) as (keyof WriterHelpers)[];
+  const writer = new Function(
+    "K",
+    "B",
+    ...helperNames,
+    `return function write${made++}(o){${body}}`,
+  )(
     names.slice(),
     keyBytes,
-    ...HELPERS,
+    ...helperNames.map((name) => helpers[name]),
   ) as ObjectWriter;
   writers.set(signature, writer);
   return writer;

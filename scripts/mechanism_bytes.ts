@@ -340,10 +340,18 @@ const MECHANISMS: readonly Mechanism[] = [
     name: "Pooled builders for the no-eval reader",
     code: [
       { module: "_records/builders.ts", whole: true },
-      { module: "_records/pool.ts", whole: true },
+      { module: "_records/builder_pool.ts", whole: true },
       {
         module: "_records/reader.ts",
-        names: ["POOL_AFTER_READS", "pool", "installBuilderPool", "createObjectBuilder"],
+        names: [
+          "POOL_AFTER_READS",
+          "pool",
+          "installBuilderPool",
+          "renewPoolIfDue",
+          "lend",
+          "poolGeneration",
+          "createObjectBuilder",
+        ],
       },
     ],
   },
@@ -353,7 +361,7 @@ const MECHANISMS: readonly Mechanism[] = [
     code: [
       { module: ENCODER, names: ["objectShapes", "keptKeyWords", "writeObjectKey"] },
       { module: "_records/shape_tree.ts", whole: true },
-      { module: ENCODER, within: "encodeTopLevel", nodes: ["objectShapes.renewIfFull();"] },
+      { module: ENCODER, within: "encodeTopLevel", nodes: ["objectShapes.renewIfFull()"] },
       {
         module: ENCODER,
         within: "writeMap16Object",
@@ -422,6 +430,55 @@ const MECHANISMS: readonly Mechanism[] = [
     code: [
       { module: ENCODER, names: ["writeRecord"] },
       { module: "_records/structures.ts", names: ["StructureEncoder.child"] },
+    ],
+  },
+  {
+    section: "Encoding",
+    name: "Generated writers",
+    code: [
+      { module: "_encode/writer_compiler.ts", whole: true },
+      {
+        module: ENCODER,
+        names: [
+          "writerCompiler",
+          "installWriterCompiler",
+          "WRITES_BEFORE_COMPILE",
+          "MAX_COMPILES_PER_PACK",
+          "compilesLeft",
+          "predictedWriters",
+          "MAX_WRITER_PROPERTIES",
+          "NEVER",
+          "dueForWriter",
+          "compileWriter",
+          "learnMapShape",
+          "keptKeyBytes",
+          "WRITER_HELPERS",
+        ],
+      },
+      {
+        module: ENCODER,
+        within: "writeMap16Object",
+        nodes: [
+          "const predicted =",
+          "if (predicted !== undefined",
+          "if (shape !== null && writerCompiler",
+        ],
+      },
+      {
+        module: ENCODER,
+        within: "writeRecord",
+        nodes: [
+          "const writer = node.writer;",
+          "if (writer !== null)",
+          "if (writerCompiler !== null",
+        ],
+      },
+      {
+        module: ENCODER,
+        within: "encodeTopLevel",
+        nodes: ["compilesLeft = MAX_COMPILES_PER_PACK;"],
+      },
+      { module: "_records/structures.ts", within: "newNode", nodes: ["writes: 0", "writer: null"] },
     ],
   },
   {
