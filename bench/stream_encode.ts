@@ -21,8 +21,11 @@
  * - `respond`: the streamed body of `respond()` (http.ts) to a client asking for MessagePack,
  *   with `packrOptions: { useRecords: true }` (records, as the others; its default is plain maps),
  *   read to the end.
+ * - `Web Streams floor`: `ReadableStream.from(source).pipeThrough(new TransformStream())`, each
+ *   value read at the end: what a `pipeThrough` costs per value without packing anything, the
+ *   floor of the `pipeThrough` form.
  *
- * Every form gives the same bytes as msgpackr (checked before timing). The forms take turns round
+ * Every form but the floor gives the same bytes as msgpackr (checked before timing). The forms take turns round
  * after round, in one process (after two unmeasured rounds), so a slow spell of the shared machine
  * falls on all of them; a ratio is msgpackr's time over ours in the same round (above 1× we are
  * faster), and the table gives the median over the rounds.
@@ -75,6 +78,9 @@ type Form = (source: Source, sink: (chunk: Uint8Array) => void) => Promise<void>
 
 const MSGPACKR = "msgpackr PackrStream";
 
+const FLOOR = "Web Streams floor";
+const ONE_BYTE = new Uint8Array(1);
+
 const FORMS: Record<string, { what: string; run: Form }> = {
   [MSGPACKR]: { what: "new msgpackr.PackrStream(): write, on data", run: msgpackrStream },
   "pipeThrough": {
@@ -103,6 +109,11 @@ const FORMS: Record<string, { what: string; run: Form }> = {
       const response = respond(REQUEST, iterable, { packrOptions: { useRecords: true } });
       return readAll(response.body!, sink);
     },
+  },
+  [FLOOR]: {
+    what: "ReadableStream.from(source).pipeThrough(new TransformStream()), no packing",
+    run: (source, sink) =>
+      readAll(ReadableStream.from(source).pipeThrough(new TransformStream()), () => sink(ONE_BYTE)),
   },
 };
 
@@ -149,6 +160,7 @@ function msgpackrStream(source: Source, sink: (chunk: Uint8Array) => void): Prom
 async function checkBytes(sourceName: SourceName): Promise<void> {
   const outputs: Record<string, Uint8Array> = {};
   for (const [name, form] of Object.entries(FORMS)) {
+    if (name === FLOOR) continue;
     const chunks: Uint8Array[] = [];
     await form.run(SOURCES[sourceName].make(), (chunk) => chunks.push(chunk));
     outputs[name] = concatBytes(chunks);
