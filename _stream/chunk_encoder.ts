@@ -103,11 +103,6 @@ export class ChunkEncoder {
     }
   }
 
-  /** Bytes packed but not handed out yet. */
-  get pendingBytes(): number {
-    return this.#length;
-  }
-
   /**
    * Packs a value; chunks that are ready are appended to `out`. A value that cannot be packed
    * throws and adds nothing: the pending bytes are then those of the values before it.
