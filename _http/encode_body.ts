@@ -5,8 +5,8 @@
 
 import { packBorrowed, Packr } from "../_encode/packr.ts";
 import type { PackrOptions } from "../_core/options.ts";
-import { PackrStream } from "../_stream/packr_stream.ts";
 import type { PackrStreamOptions } from "../_stream/chunk_encoder.ts";
+import { packSource } from "../_stream/source_packer.ts";
 import { type JsonReplacer, stringifyJson } from "./json.ts";
 import { type ValueSource, valueStream } from "./value_source.ts";
 
@@ -63,10 +63,10 @@ export function packValue(
 }
 
 /**
- * The body of a stream of values: a MessagePack sequence (through a `PackrStream` with
- * `settings.packrOptions` over {@linkcode PEER_ENCODING}; or value by value by
- * `settings.packr`), or NDJSON (one JSON text and `\n` per value). Values are pulled as the body
- * is read, and cancelling the body cancels the source.
+ * The body of a stream of values: a MessagePack sequence (packed in batches as by
+ * `PackrStream.from`, with `settings.packrOptions` over {@linkcode PEER_ENCODING}; or one chunk
+ * per value packed by `settings.packr`), or NDJSON (one JSON text and `\n` per value). Values are
+ * pulled as the body is read, and cancelling the body cancels the source.
  *
  * @param source The values.
  * @param json NDJSON rather than MessagePack.
@@ -78,10 +78,9 @@ export function encodeStream(
   json: boolean,
   settings: EncodeSettings,
 ): ReadableStream<Uint8Array> {
-  const values = valueStream(source);
   if (json) {
     const replacer = settings.replacer;
-    return values.pipeThrough(
+    return valueStream(source).pipeThrough(
       new TransformStream<unknown, Uint8Array>({
         transform(value, controller): void {
           controller.enqueue(utf8.encode(stringifyJson(value, replacer) + "\n"));
@@ -90,14 +89,10 @@ export function encodeStream(
     );
   }
   const packr = settings.packr;
-  if (packr === undefined) {
-    return values.pipeThrough(new PackrStream({ ...PEER_ENCODING, ...settings.packrOptions }));
-  }
-  return values.pipeThrough(
-    new TransformStream<unknown, Uint8Array>({
-      transform(value, controller): void {
-        controller.enqueue(packr.pack(value));
-      },
-    }),
+  return packSource(
+    source,
+    packr === undefined
+      ? { ...PEER_ENCODING, ...settings.packrOptions }
+      : { packr, coalesceBytes: 0 },
   );
 }

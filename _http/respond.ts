@@ -30,7 +30,7 @@ export interface RespondInit extends ResponseInit {
   /**
    * Packs MessagePack bodies, with its own options and extensions; reuse one for many
    * responses. A streamed body is then one value per chunk, each packed by this Packr. Without
-   * it, single values are packed by a Packr and streams by a `PackrStream`, both with
+   * it, single values are packed by a Packr and streams as by `PackrStream.from`, both with
    * `packrOptions` (over `{ useRecords: false, useInt64: true }`).
    */
   packr?: Packr | undefined;
@@ -83,14 +83,14 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
  * a `toJSON`.
  *
  * **Streaming.** An iterator or generator, an async iterable or a `ReadableStream` is streamed:
- * a MessagePack sequence (values one after another, through a `PackrStream`) for MessagePack
- * clients, NDJSON (`application/x-ndjson`: one JSON text per line) for the others. Arrays,
- * Sets, Maps, typed arrays and strings are single values, not streams. Values are pulled from
- * the source as the client reads (backpressure); when the client goes away the source is
- * cancelled: an async generator's `finally` runs (once its pending `await`, if any, settles), a
- * `ReadableStream` gets `cancel`. An error from the source, or a value that cannot be encoded,
- * ends the response abruptly after what was sent: the client sees a network error or a
- * truncated body (`IncompleteDataError`).
+ * a MessagePack sequence (values one after another, packed in batches as by `PackrStream.from`)
+ * for MessagePack clients, NDJSON (`application/x-ndjson`: one JSON text per line) for the
+ * others. Arrays, Sets, Maps, typed arrays and strings are single values, not streams. Values
+ * are pulled from the source as the client reads (backpressure); when the client goes away the
+ * source is cancelled: an async generator's `finally` runs (once its pending `await`, if any,
+ * settles), a `ReadableStream` gets `cancel`. An error from the source, or a value that cannot
+ * be encoded, ends the response abruptly after what was sent: the client sees a network error or
+ * a truncated body (`IncompleteDataError`).
  *
  * With `status` 204, 205 or 304 the response has no body and no `Content-Type`.
  *

@@ -5,12 +5,15 @@
 // default, so each shape is defined once per stream, or the one given as `packr`), writing values
 // one after another into an arena with `useBuffer`, and handing out the packed bytes in chunks of
 // about `coalesceBytes`. A given Packr keeps its own output: its results are copied instead.
-// `useBuffer` starts each value on an 8-byte boundary; the few bytes of padding are closed with
-// `copyWithin`, so a chunk is exactly the concatenated values.
+// Each value is packed with `REUSE_BUFFER_MODE`, which gives back the arena with the value's start
+// and end instead of a new view per value. `useBuffer` starts each value on an 8-byte boundary; the
+// few bytes of padding are closed with `copyWithin`, so a chunk is exactly the concatenated values.
 
 import type { Packr } from "../_encode/packr.ts";
 import { Packer } from "../_encode/packer.ts";
+import { REUSE_BUFFER_MODE, type ReusedBuffer } from "../_encode/encoder.ts";
 import type { PackrOptions } from "../_core/options.ts";
+import { errorWhenDrained } from "./drain.ts";
 
 /** Default `coalesceBytes`: 16 KiB, about one TLS record or a typical HTTP/2 frame. */
 export const DEFAULT_COALESCE_BYTES = 16384;
@@ -47,11 +50,18 @@ export interface PackrStreamOptions extends PackrOptions {
   /**
    * Values are joined into chunks of at least this many bytes, which cuts the per-chunk cost
    * of the streams and of the transport. Pending bytes never wait long: `PackrStream` sends them
-   * before the next macrotask (a zero-delay timer) and when the stream closes; `encodeIter`
-   * sends them when its source has no value ready. `0` sends every value as its own chunk.
+   * before the next macrotask (a zero-delay timer) and when the stream closes;
+   * `PackrStream.from` and `encodeIter` send them when their source has no value ready, and at
+   * its end. `0` sends every value as its own chunk.
    * @default {16384}
    */
   coalesceBytes?: number;
+}
+
+/** Where a stream's chunks go: the controller of a TransformStream or of a ReadableStream. */
+export interface ChunkSink {
+  enqueue(chunk: Uint8Array<ArrayBuffer>): void;
+  readonly desiredSize: number | null;
 }
 
 /** Packs values and groups their bytes into chunks. */
@@ -63,6 +73,8 @@ export class ChunkEncoder {
   readonly #threshold: number;
   #arena: Uint8Array<ArrayBuffer>;
   #length = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  readonly #out: Uint8Array<ArrayBuffer>[] = [];
 
   /**
    * Creates an encoder.
@@ -91,13 +103,9 @@ export class ChunkEncoder {
     }
   }
 
-  /** Bytes packed but not handed out yet. */
-  get pendingBytes(): number {
-    return this.#length;
-  }
-
   /**
-   * Packs a value; chunks that are ready are appended to `out`.
+   * Packs a value; chunks that are ready are appended to `out`. A value that cannot be packed
+   * throws and adds nothing: the pending bytes are then those of the values before it.
    *
    * @param value The value.
    * @param out Receives the chunks to send.
@@ -109,12 +117,14 @@ export class ChunkEncoder {
       return;
     }
     const arena = this.#arena;
-    packer.position = this.#length;
-    const bytes = packer.pack(value, 0);
-    if (bytes.buffer === arena.buffer) {
-      const at = bytes.byteOffset;
-      if (at !== this.#length) arena.copyWithin(this.#length, at, at + bytes.length);
-      this.#length += bytes.length;
+    const length = this.#length;
+    packer.position = length;
+    const whole = packer.pack(value, REUSE_BUFFER_MODE) as ReusedBuffer;
+    if (whole === arena) {
+      const start = whole.start;
+      const end = whole.end;
+      if (start !== length) arena.copyWithin(length, start, end);
+      this.#length = length + end - start;
       if (this.#length >= this.#threshold) out.push(this.take()!);
       return;
     }
@@ -122,7 +132,7 @@ export class ChunkEncoder {
     packer.useBuffer(arena);
     const pending = this.take();
     if (pending !== null) out.push(pending);
-    out.push(bytes);
+    out.push(whole.subarray(whole.start, whole.end));
   }
 
   /** Adds the bytes of a value packed by a given Packr (not ours: copied, or sent as they are). */
@@ -140,6 +150,67 @@ export class ChunkEncoder {
     this.#arena.set(bytes, this.#length);
     this.#length += bytes.length;
     if (this.#length >= this.#threshold) out.push(this.take()!);
+  }
+
+  /**
+   * Packs a value and sends the chunks it completes to `sink`. With `soon`, bytes left waiting
+   * for more values go out before the next macrotask unless a chunk takes them first (one
+   * zero-delay timer at a time). A value that cannot be packed throws and sends nothing.
+   *
+   * @param value The value.
+   * @param sink The stream's controller.
+   * @param soon Send waiting bytes before the next macrotask.
+   * @returns Whether chunks were sent.
+   */
+  send(value: unknown, sink: ChunkSink, soon: boolean): boolean {
+    const out = this.#out;
+    this.write(value, out);
+    if (out.length === 0) {
+      if (soon) {
+        this.#timer ??= setTimeout(() => {
+          this.#timer = undefined;
+          const pending = this.take();
+          try {
+            if (pending !== null) sink.enqueue(pending);
+          } catch {
+            // the stream was cancelled or errored meanwhile: nobody reads these bytes
+          }
+        }, 0);
+      }
+      return false;
+    }
+    for (let i = 0; i < out.length; i++) sink.enqueue(out[i]);
+    out.length = 0;
+    return true;
+  }
+
+  /** Stops the timer of {@linkcode ChunkEncoder.send}. */
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /**
+   * Stops the timer and sends the pending bytes now.
+   *
+   * @param sink The stream's controller.
+   */
+  flush(sink: ChunkSink): void {
+    this.stop();
+    const pending = this.take();
+    if (pending !== null) sink.enqueue(pending);
+  }
+
+  /**
+   * Sends the bytes of the values before a failure, and rejects with `error` once they are read.
+   *
+   * @param sink The stream's controller.
+   * @param error The failure.
+   * @returns A promise that rejects with `error`.
+   */
+  fail(sink: ChunkSink, error: unknown): Promise<never> {
+    this.flush(sink);
+    return errorWhenDrained(sink, error);
   }
 
   /**

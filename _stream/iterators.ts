@@ -3,6 +3,7 @@
 
 import { chunkBytes, ChunkDecoder, type UnpackrStreamOptions } from "./chunk_decoder.ts";
 import { ChunkEncoder, type PackrStreamOptions } from "./chunk_encoder.ts";
+import { packSource } from "./source_packer.ts";
 import type { MessagePackSource } from "../_decode/unpack.ts";
 
 /**
@@ -113,68 +114,30 @@ function* encodeSync(
 ): Generator<Uint8Array<ArrayBuffer>, void, undefined> {
   const encoder = new ChunkEncoder(options);
   const chunks: Uint8Array<ArrayBuffer>[] = [];
-  for (const value of source) yield* chunksOf(encoder, value, chunks);
+  for (const value of source) {
+    try {
+      encoder.write(value, chunks);
+    } catch (error) {
+      // the values before the bad one are still sent
+      const pending = encoder.take();
+      if (pending !== null) yield pending;
+      throw error;
+    }
+    if (chunks.length > 0) {
+      for (let i = 0; i < chunks.length; i++) yield chunks[i];
+      chunks.length = 0;
+    }
+  }
   const rest = encoder.take();
   if (rest !== null) yield rest;
 }
 
-/**
- * The chunks that writing `value` completes (`chunks` is scratch space, left empty). A value that
- * cannot be written gives the pending bytes of the values before it, then its error: the values
- * before the bad one are still sent.
- */
-function* chunksOf(
-  encoder: ChunkEncoder,
-  value: unknown,
-  chunks: Uint8Array<ArrayBuffer>[],
-): Generator<Uint8Array<ArrayBuffer>, void, undefined> {
-  try {
-    encoder.write(value, chunks);
-  } catch (error) {
-    chunks.length = 0;
-    const pending = encoder.take();
-    if (pending !== null) yield pending;
-    throw error;
-  }
-  for (let i = 0; i < chunks.length; i++) yield chunks[i];
-  chunks.length = 0;
-}
-
+/** The chunks of {@linkcode packSource}, read as they come. */
 async function* encodeAsync(
   source: AsyncIterable<unknown> | ReadableStream<unknown>,
   options: PackrStreamOptions,
 ): AsyncGenerator<Uint8Array<ArrayBuffer>, void, undefined> {
-  const encoder = new ChunkEncoder(options);
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
-  const iterator = asyncIteratorOf(source);
-  const tick = new MacrotaskTick();
-  let done = false;
-  try {
-    for (;;) {
-      const next = iterator.next();
-      let step: IteratorResult<unknown>;
-      if (encoder.pendingBytes > 0) {
-        // send the pending bytes unless the next value arrives within this macrotask
-        const first = await Promise.race([next, tick.promise()]);
-        if (first === TICK) {
-          yield encoder.take()!;
-          step = await next;
-        } else {
-          step = first as IteratorResult<unknown>;
-        }
-      } else {
-        step = await next;
-      }
-      if (step.done) break;
-      yield* chunksOf(encoder, step.value, chunks);
-    }
-    done = true;
-  } finally {
-    tick.cancel();
-    if (!done) await iterator.return?.();
-  }
-  const rest = encoder.take();
-  if (rest !== null) yield rest;
+  yield* readerIterator(packSource(source, options).getReader());
 }
 
 /**
@@ -347,29 +310,5 @@ async function* readerIterator<T>(
   } finally {
     if (!done) await reader.cancel().catch(() => {});
     reader.releaseLock();
-  }
-}
-
-const TICK: unique symbol = Symbol("tick");
-
-/** One zero-delay timer per macrotask, shared by the values that wait in it. */
-class MacrotaskTick {
-  #promise: Promise<typeof TICK> | null = null;
-  #timer: ReturnType<typeof setTimeout> | undefined = undefined;
-
-  promise(): Promise<typeof TICK> {
-    return this.#promise ??= new Promise((resolve) => {
-      this.#timer = setTimeout(() => {
-        this.#promise = null;
-        this.#timer = undefined;
-        resolve(TICK);
-      }, 0);
-    });
-  }
-
-  cancel(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#promise = null;
   }
 }

@@ -1,9 +1,11 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 /**
  * Streams benchmark: small records ({ id, name, active, score }) through our Web Streams
- * (`PackrStream`, `UnpackrStream`, `decodeIter`) and through msgpackr 2.1.3's Node streams and
- * `unpackMultiple`, at 10^5 and 10^6 records. Reports objects per second (median of several
- * repetitions, wall clock with `performance.now()`) and peak resident memory.
+ * (`PackrStream`, `PackrStream.from`, `UnpackrStream`, `decodeIter`) and through msgpackr 2.1.3's
+ * Node streams and `unpackMultiple`, at 10^5 and 10^6 records. Reports objects per second (median
+ * of several repetitions, wall clock with `performance.now()`) and peak resident memory. For the
+ * speed of values to bytes against msgpackr, in paired rounds, see `bench/stream_encode.ts`
+ * (`npm run bench:streams`).
  *
  *   deno run -A bench/streams.ts [--counts=100000,1000000] [--reps=3] [--scenario=<substring>]
  *   bun bench/streams.ts [...]
@@ -142,6 +144,13 @@ const SCENARIOS: Record<string, { what: string; run: (count: number) => Promise<
     what: "PackrStream",
     run: async (count) => {
       const bytes = await countBytes(streamOf(rows(count, true)).pipeThrough(new PackrStream()));
+      return bytes > count ? count : -1;
+    },
+  },
+  "ours from": {
+    what: "PackrStream.from(generator)",
+    run: async (count) => {
+      const bytes = await countBytes(PackrStream.from(rows(count, true)));
       return bytes > count ? count : -1;
     },
   },

@@ -19,6 +19,7 @@ import {
   Unpackr,
 } from "../http.ts";
 import { DecodeError, IncompleteDataError, pack, unpack, unpackMultiple } from "../mod.ts";
+import { concatBytes } from "../_core/bytes.ts";
 import { hex } from "./_util.ts";
 import { waitFor } from "./_http.ts";
 
@@ -373,6 +374,41 @@ describe("respond(): what streams", () => {
       assert.ok(produced <= 8, `${accept}: ${produced} values produced for 5 chunks read`);
       await reader.cancel();
     }
+  });
+
+  test("many small values come in chunks of about coalesceBytes", async () => {
+    const rows = Array.from({ length: 3000 }, (_, id) => ({ id, name: `n${id}` }));
+    async function* asyncRows() {
+      yield* rows;
+    }
+    for (const source of [rows.values(), asyncRows()]) {
+      const response = respond(get(ACCEPT_MSGPACK), source, {
+        packrOptions: { coalesceBytes: 4096 },
+      });
+      const chunks = await Array.fromAsync(response.body!);
+      assert.ok(chunks.length > 5 && chunks.length < 20, `${chunks.length} chunks`);
+      for (const chunk of chunks.slice(0, -1)) assert.ok(chunk.length >= 4096);
+      assert.deepEqual(unpackMultiple(concatBytes(chunks)), rows);
+    }
+  });
+
+  test("what was packed goes out while the source waits for its next value", async () => {
+    let release!: () => void;
+    const waiting = new Promise<void>((resolve) => release = resolve);
+    async function* source() {
+      yield { id: 1 };
+      yield { id: 2 };
+      await waiting;
+      yield { id: 3 };
+    }
+    const reader = respond(get(ACCEPT_MSGPACK), source()).body!.getReader();
+    let first: Uint8Array | undefined;
+    reader.read().then((step) => first = step.value);
+    assert.ok(await waitFor(() => first !== undefined, 1000), "the packed values were held back");
+    assert.deepEqual(unpackMultiple(first!), [{ id: 1 }, { id: 2 }]);
+    release();
+    assert.deepEqual(unpackMultiple((await reader.read()).value!), [{ id: 3 }]);
+    assert.equal((await reader.read()).done, true);
   });
 
   test("cancelling the body cancels the source: finally of generators, cancel of streams", async () => {

@@ -550,6 +550,11 @@ describe("differences kept on purpose", () => {
     const bytes: Uint8Array[] = [];
     for await (const chunk of readable) bytes.push(chunk);
     assert.deepEqual(new Packr({ sequential: true }).unpackMultiple(Buffer.concat(bytes)), values);
+    const batched: Uint8Array[] = [];
+    for await (const chunk of Readable.fromWeb(ours.PackrStream.from(values) as Any)) {
+      batched.push(chunk);
+    }
+    assert.deepEqual(Buffer.concat(batched), Buffer.concat(bytes));
   });
 
   test("PackrStream coalesces small values; coalesceBytes: 0 gives msgpackr's chunks", async () => {

@@ -263,6 +263,181 @@ describe("PackrStream backpressure and errors", () => {
   });
 });
 
+describe("PackrStream.from", () => {
+  async function* asyncOf(values: readonly unknown[]) {
+    for (const value of values) yield value;
+  }
+
+  test("PackrStream.from writes the bytes of a pipeThrough, from every kind of source", async () => {
+    const values = sampleValues();
+    const expected = concat(packEach(values));
+    const sources = [
+      () => values,
+      () => values.values(),
+      () => asyncOf(values),
+      () => ({ [Symbol.asyncIterator]: () => asyncOf(values) }),
+      () => streamOf(values),
+      () => ReadableStream.from(values),
+    ];
+    for (const source of sources) {
+      const { values: chunks, error } = await collect(PackrStream.from(source()));
+      assert.equal(error, undefined);
+      assert.deepEqual(concat(chunks), expected);
+    }
+    const piped = await packStream(values);
+    assert.deepEqual(concat(piped), expected);
+  });
+
+  test("PackrStream.from writes msgpackr's PackrStream bytes for records", async () => {
+    const values = rows(500);
+    const theirs = new msgpackr.Packr({ sequential: true });
+    const expected = concat(values.map((value) => theirs.pack(value)));
+    for (const source of [values, asyncOf(values)]) {
+      const { values: chunks } = await collect(PackrStream.from(source));
+      assert.deepEqual(concat(chunks), new Uint8Array(expected));
+    }
+  });
+
+  test("PackrStream.from passes Packr options, packr and coalesceBytes on", async () => {
+    const plain = await collect(PackrStream.from(PLAIN_VALUES, { useRecords: false }));
+    assert.deepEqual(concat(plain.values), concat(PLAIN_VALUES.map((value) => pack(value))));
+    const one = await collect(PackrStream.from(rows(50), { coalesceBytes: 0 }));
+    assert.deepEqual(one.values, packEach(rows(50)));
+    const packr = new Packr({ useRecords: false, variableMapSize: true });
+    const given = await collect(PackrStream.from([{ a: 1 }, { b: 2 }], { packr }));
+    assert.deepEqual([...concat(given.values)], [0x81, 0xa1, 0x61, 1, 0x81, 0xa1, 0x62, 2]);
+    assert.throws(() => PackrStream.from([], { coalesceBytes: -1 }), RangeError);
+    assert.throws(() => PackrStream.from(42 as unknown as unknown[]), TypeError);
+  });
+
+  test("PackrStream.from joins small values into chunks of at least coalesceBytes", async () => {
+    for (const source of [rows(3000), asyncOf(rows(3000))]) {
+      const { values: chunks } = await collect(PackrStream.from(source, { coalesceBytes: 4096 }));
+      assert.ok(chunks.length > 10 && chunks.length < 60, `${chunks.length} chunks`);
+      for (const chunk of chunks.slice(0, -1)) assert.ok(chunk.length >= 4096);
+      assert.deepEqual(new Packr({ sequential: true }).unpackMultiple(concat(chunks)), rows(3000));
+    }
+  });
+
+  test("PackrStream.from sends pending bytes when an async source waits", async () => {
+    let release!: () => void;
+    const waiting = new Promise<void>((resolve) => release = resolve);
+    let finished = false;
+    async function* source() {
+      yield { first: 1 };
+      yield { second: 2 };
+      await waiting;
+      yield { third: 3 };
+      finished = true;
+    }
+    const reader = PackrStream.from(source()).getReader();
+    const first = reader.read();
+    assert.ok(await settlesWithin(first, 1000), "pending bytes waited for the source");
+    const packr = new Packr({ sequential: true });
+    assert.deepEqual(packr.unpackMultiple((await first).value!), [{ first: 1 }, { second: 2 }]);
+    release();
+    const rest = await reader.read();
+    assert.deepEqual(packr.unpackMultiple(rest.value!), [{ third: 3 }]);
+    assert.equal((await reader.read()).done, true);
+    assert.equal(finished, true);
+  });
+
+  test("PackrStream.from takes values only as the stream is read (backpressure)", async () => {
+    let produced = 0;
+    function* endless() {
+      for (;;) yield { n: produced++, pad: "x".repeat(100) };
+    }
+    const reader = PackrStream.from(endless(), { coalesceBytes: 1000 }).getReader();
+    await reader.read();
+    const afterOne = produced;
+    assert.ok(afterOne >= 9 && afterOne <= 10, `${afterOne} values for one chunk`);
+    await delay(20);
+    assert.equal(produced, afterOne);
+    await reader.read();
+    assert.ok(produced <= 2 * afterOne, `${produced} values for two chunks`);
+    await reader.cancel();
+  });
+
+  test("cancelling PackrStream.from closes the source: finally, return, cancel", async () => {
+    const closed: string[] = [];
+    async function* asyncSource() {
+      try {
+        for (let i = 0;; i++) yield { i };
+      } finally {
+        closed.push("async generator");
+      }
+    }
+    function* syncSource() {
+      try {
+        for (let i = 0;; i++) yield { i };
+      } finally {
+        closed.push("generator");
+      }
+    }
+    const stream = new ReadableStream({
+      pull(controller) {
+        controller.enqueue({ i: 0 });
+      },
+      cancel(reason) {
+        closed.push(`stream: ${reason}`);
+      },
+    });
+    for (const source of [asyncSource(), syncSource(), stream]) {
+      const reader = PackrStream.from(source, { coalesceBytes: 0 }).getReader();
+      assert.equal((await reader.read()).done, false);
+      await reader.cancel("gone");
+    }
+    assert.deepEqual(closed, ["async generator", "generator", "stream: gone"]);
+  });
+
+  test("PackrStream.from errors on a value it cannot pack, after the values before it", async () => {
+    for (const coalesceBytes of [0, 16384]) {
+      let closed = false;
+      const source = function* () {
+        try {
+          yield* [1, { a: 2 }, Symbol("no"), 4];
+        } finally {
+          closed = true;
+        }
+      };
+      const { values: chunks, error } = await collect(
+        PackrStream.from(source(), { useRecords: false, coalesceBytes }),
+        1,
+      );
+      assert.match((error as Error).message, /Unknown type: symbol/);
+      assert.deepEqual(msgpackr.unpackMultiple(concat(chunks)), [1, { a: 2 }]);
+      assert.equal(closed, true, "the source was not closed");
+    }
+  });
+
+  test("PackrStream.from errors with the source's error, after the values before it", async () => {
+    async function* failing() {
+      yield 1;
+      yield 2;
+      throw new Error("source failed");
+    }
+    function* failingSync() {
+      yield 1;
+      yield 2;
+      throw new Error("source failed");
+    }
+    for (const source of [failing(), failingSync()]) {
+      const { values: chunks, error } = await collect(PackrStream.from(source), 1);
+      assert.match((error as Error).message, /source failed/);
+      assert.deepEqual(msgpackr.unpackMultiple(concat(chunks)), [1, 2]);
+    }
+  });
+
+  test("PackrStream.from is the same on every entry and on EncoderStream", async () => {
+    for (const entry of [mainEntry, streamEntry, noEvalEntry]) {
+      assert.equal(entry.PackrStream.from, PackrStream.from);
+      assert.equal(entry.EncoderStream.from, PackrStream.from);
+    }
+    const chunks = await Array.fromAsync(noEvalEntry.PackrStream.from(rows(10)));
+    assert.deepEqual(await Array.fromAsync(noEvalEntry.decodeIter(chunks)), rows(10));
+  });
+});
+
 describe("encodeIter", () => {
   test("encodeIter packs sync and async iterables and streams like PackrStream", async () => {
     const values = sampleValues();
