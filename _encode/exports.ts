@@ -42,7 +42,7 @@ export type {
  * assert.equal(NEVER, 0);
  * ```
  */
-export const NEVER = 0;
+export const NEVER = 0 as const;
 /**
  * `useFloat32` value: write non-integers in [-2^31, 2^32) as float32 (`FLOAT32_OPTIONS.ALWAYS`).
  * @example Usage
@@ -54,7 +54,7 @@ export const NEVER = 0;
  * assert.equal(ALWAYS, 1);
  * ```
  */
-export const ALWAYS = 1;
+export const ALWAYS = 1 as const;
 /**
  * `useFloat32` value: float32, and round float32 values to decimal digits when decoding
  * (`FLOAT32_OPTIONS.DECIMAL_ROUND`).
@@ -67,7 +67,7 @@ export const ALWAYS = 1;
  * assert.equal(DECIMAL_ROUND, 3);
  * ```
  */
-export const DECIMAL_ROUND = 3;
+export const DECIMAL_ROUND = 3 as const;
 /**
  * `useFloat32` value: float32 only when the decimal digits survive, else float64
  * (`FLOAT32_OPTIONS.DECIMAL_FIT`).
@@ -80,4 +80,4 @@ export const DECIMAL_ROUND = 3;
  * assert.equal(DECIMAL_FIT, 4);
  * ```
  */
-export const DECIMAL_FIT = 4;
+export const DECIMAL_FIT = 4 as const;
