@@ -471,8 +471,11 @@ function writeArray(array: readonly unknown[]): void {
     position += 4;
   }
   enter();
-  if (length > 0 && typeof array[0] === "number" && context.useFloat32 === 0) {
+  const first = length > 0 ? array[0] : undefined;
+  if (typeof first === "number" && context.useFloat32 === 0) {
     writeNumberElements(array, length);
+  } else if (mapWriters && typeof first === "object" && first !== null) {
+    writeObjectElements(array, length);
   } else {
     for (let i = 0; i < length; i++) {
       const item = array[i];
@@ -532,6 +535,25 @@ function writeNumberElements(array: readonly unknown[], length: number): void {
   position = at;
 }
 
+/**
+ * The elements of an array that starts with an object, in a pack whose plain objects are maps
+ * (`mapWriters`): a plain object goes straight to the generated writer its shape had at this depth
+ * last (which checks its keys), without the dispatch of `writeValue`; anything else, and an object
+ * that writer refuses, to `writeValue`, which learns the writer for the next element.
+ */
+function writeObjectElements(array: readonly unknown[], length: number): void {
+  for (let i = 0; i < length; i++) {
+    const item = array[i];
+    const writer = predictedWriters[depth];
+    if (
+      writer !== undefined && typeof item === "object" && item !== null &&
+      item.constructor === Object && !mayHaveInheritedKeys(item) &&
+      writer(item as Record<string, unknown>)
+    ) continue;
+    writeValue(item);
+  }
+}
+
 function writeMapHeader(length: number): void {
   if (length < 0x10) {
     target[position++] = 0x80 | length;
@@ -566,7 +588,7 @@ function writeMap(map: Map<unknown, unknown>): void {
 function writeMap16Object(object: Record<string, unknown>): void {
   // the generated writer of the shape last written at this depth: it checks the keys itself
   // and writes nothing (returning false) when they are not its own
-  const predicted = bundle === null ? predictedWriters[depth] : undefined;
+  const predicted = mapWriters ? predictedWriters[depth] : undefined;
   if (predicted !== undefined && !mayHaveInheritedKeys(object) && predicted(object)) return;
   target[position++] = 0xde;
   const sizeOffset = position - start; // relative to start: makeRoom may move the output
@@ -876,6 +898,12 @@ let compilesLeft = MAX_COMPILES_PER_PACK;
  * array, values of one key, share a depth): tried first for the next object there.
  */
 let predictedWriters: (ObjectWriter | undefined)[] = [];
+/**
+ * This pack writes plain objects as map16 with nothing in between (no records, no variable-size
+ * maps, no reference ids, no bundle), so a plain-object writer may write them: set when the pack
+ * starts, and only where a writer compiler is installed.
+ */
+let mapWriters = false;
 
 /** Most properties of a shape that gets a writer (more: a dictionary, not a shape). */
 const MAX_WRITER_PROPERTIES = 64;
@@ -973,7 +1001,8 @@ const keyScratchView = new DataView(keyScratch.buffer);
  * - `key8(a, last, length)`, `key16(a, b, c, last, length)`: a key of 4 to 8, or 9 to 16, bytes as
  *   little-endian words at offsets 0, 4, 8 (over 12 bytes) and the last at `length - 4` (which may
  *   overlap the one before), so nothing is written past the key; `keyBytes(bytes)` a longer one;
- * - `str`, `num`, `val`: a value (string, number, anything);
+ * - `str`, `num`, `val`: a value (string, number, anything); `obj(value, slots, index)` a value
+ *   that was a plain object, tried first with the writer its field's slot remembers;
  * - `changed()`: throws, as `writeRecord` does, when a property went missing.
  */
 const WRITER_HELPERS = {
@@ -1026,6 +1055,17 @@ const WRITER_HELPERS = {
     writeNumber(value);
   },
   val: writeValue,
+  obj(value: Record<string, unknown>, slots: (ObjectWriter | undefined)[], index: number): void {
+    // a plain object in a plain-maps pack: the writer its shape had when this field last held one
+    const writer = slots[index];
+    if (
+      writer !== undefined && mapWriters && value.constructor === Object &&
+      !mayHaveInheritedKeys(value) && writer(value)
+    ) return;
+    writeValue(value);
+    // what `learnMapShape` predicted at this depth, if the value was a plain object written so
+    slots[index] = predictedWriters[depth];
+  },
   changed(): never {
     throw new Error("An object's properties changed while it was being packed");
   },
@@ -1456,6 +1496,7 @@ interface SavedState {
   depth: number;
   gatherLargeBytes: boolean;
   largeBytes: GatheredBytes[] | null;
+  mapWriters: boolean;
 }
 
 function saveState(): SavedState {
@@ -1474,6 +1515,7 @@ function saveState(): SavedState {
     depth,
     gatherLargeBytes,
     largeBytes,
+    mapWriters,
   }; // deno-fmt-ignore
 }
 
@@ -1493,6 +1535,7 @@ function restoreState(saved: SavedState): void {
     depth,
     gatherLargeBytes,
     largeBytes,
+    mapWriters,
   } = saved); // deno-fmt-ignore
 }
 
@@ -1592,6 +1635,8 @@ function encodeValue(
   depth = 0;
   // only into a result of its own (not `useBuffer`'s or REUSE_BUFFER_MODE's buffer), and not
   // when bytes may still move after they are written (reference ids, bundles: offsets shift)
+  mapWriters = writerCompiler !== null && ctx.records === null && !ctx.variableMap &&
+    references === null && bundle === null;
   gatherLargeBytes = output === null && !(flags & (REUSE_BUFFER_MODE | BORROW_ARENA)) &&
     references === null &&
     bundle === null;

@@ -59,23 +59,34 @@ function compileWriter(
     // object start again on the generic path, a record fail as the generic path fails
     const name = JSON.stringify(names[i]);
     const type = types[i] === "string" || types[i] === "number" ? types[i] : "";
+    const field = sample[names[i]];
+    // a plain object in a plain object: its own shape's writer, remembered per field
+    const nested = keyBytes !== null && field !== null && typeof field === "object" &&
+      Object.getPrototypeOf(field) === Object.prototype;
     body += (keyBytes === null ? "" : keyCall(keyBytes[i], i)) +
       `x=o[${name}];if(x===undefined&&!(${name} in o))` +
       (keyBytes === null ? "changed();" : "return undo(at);") +
-      (type === "" ? "val(x);" : `typeof x==="${type}"?${type.slice(0, 3)}(x):val(x);`);
+      (nested
+        ? `typeof x==="object"&&x!==null?obj(x,P,${i}):val(x);`
+        : type === ""
+        ? "val(x);"
+        : `typeof x==="${type}"?${type.slice(0, 3)}(x):val(x);`);
   }
   if (keyBytes !== null) body += "return leave();";
-  // the helpers are the function's parameters, by name; the function's own name tells writers
-  // apart (engines share the code of identical source text)
+  // the helpers are the function's parameters, by name, after K (the keys), B (the bytes of long
+  // keys) and P (the writers nested plain objects had, by field); the function's own name tells
+  // writers apart (engines share the code of identical source text)
   const helperNames = Object.keys(helpers) as (keyof WriterHelpers)[];
   const writer = new Function(
     "K",
     "B",
+    "P",
     ...helperNames,
     `return function write${made++}(o){${body}}`,
   )(
     names.slice(),
     keyBytes,
+    [],
     ...helperNames.map((name) => helpers[name]),
   ) as ObjectWriter;
   writers.set(signature, writer);
