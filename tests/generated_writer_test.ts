@@ -114,6 +114,35 @@ describe("generated writers", () => {
     }
   });
 
+  test("nested plain objects and arrays of objects of changing shapes keep msgpackr's bytes", () => {
+    class Point {
+      constructor(public gwX: number, public gwY: number) {}
+    }
+    const inner = [
+      { gwIn1: 1, gwIn2: "a" },
+      { gwIn1: 2, gwIn2: "b" },
+      { gwIn2: "c", gwIn1: 3 }, // another order
+      { gwIn1: 4 }, // fewer keys
+      new Point(1, 2), // a class instance
+      Object.assign(Object.create({ gwInherited: 1 }), { gwIn1: 5, gwIn2: "e" }),
+      new Map([["gwIn1", 6]]),
+      new Date(1700000000000),
+      { toJSON: () => "json" },
+      null,
+      [{ gwIn1: 7, gwIn2: "g" }],
+    ];
+    const rows = Array.from({ length: 30 }, (_, i) => ({
+      gwOuter: i,
+      gwNested: inner[i % inner.length],
+      gwList: [inner[i % 2], inner[(i + 3) % inner.length], inner[0]],
+    }));
+    for (
+      const options of [{ useRecords: false }, {}, { useRecords: false, structuredClone: true }]
+    ) {
+      assertSameBytes([rows, { gwTop: rows }], options);
+    }
+  });
+
   test("keep the options: undefined as nil, structured clone, bundles, useRecords, toJSON", () => {
     const shared = { gwShared: 1 };
     const rows = Array.from({ length: 8 }, (_, i) => ({
