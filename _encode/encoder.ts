@@ -20,6 +20,7 @@ import { writeTimestamp } from "../_format/timestamp.ts";
 import type { EncodeContext } from "./context.ts";
 import { typedArrayCode } from "../_format/typed_array_ext.ts";
 import { encodeUtf8Manually, textEncoder } from "../_strings/utf8.ts";
+import { MANUAL_UTF8_MAX, nativeUtf8Write } from "../_strings/utf8_writer.ts";
 
 /** A caller-provided output buffer (`useBuffer`) and where the next pack writes in it. */
 export interface OutputBuffer {
@@ -288,22 +289,7 @@ function writeString(value: string): void {
 }
 
 // Who writes a string's bytes: under 32 units, JavaScript (`writeString`'s first branch); up to
-// MANUAL_UTF8_MAX units, JavaScript; longer, the engine. The threshold is where the engine's fixed
-// cost per call is repaid by its speed per character. V8's `encodeInto` costs much more per call
-// than Bun's `Buffer.prototype.utf8Write` (which also writes into a plain Uint8Array), and on Deno
-// it is a JavaScript wrapper around an op, so V8 writes longer strings by hand. MANUAL_UTF8_MAX
-// stays below 64 on every engine: from 64 units msgpackr's bytes for a lone surrogate are the
-// engine's U+FFFD (docs/wire-format.md, "Strings").
-// Chosen by measurement: npm run bench:paired:deno / :bun (strings2.json).
-type Utf8Write = (this: Uint8Array, text: string, offset: number, length: number) => number;
-/** Running on Bun (JavaScriptCore): the native string writer pays off there. */
-const ON_BUN = (globalThis as { Bun?: unknown }).Bun !== undefined;
-const bufferUtf8Write = (globalThis as { Buffer?: { prototype: { utf8Write?: unknown } } }).Buffer
-  ?.prototype.utf8Write;
-const nativeUtf8Write = ON_BUN && typeof bufferUtf8Write === "function"
-  ? bufferUtf8Write as Utf8Write
-  : null;
-const MANUAL_UTF8_MAX = nativeUtf8Write !== null ? 31 : 63;
+// MANUAL_UTF8_MAX units, JavaScript; longer, the engine (`_strings/utf8_writer.ts` says which).
 
 /**
  * Writes `value` (longer than MANUAL_UTF8_MAX units) as UTF-8 at `start` with the engine's
@@ -766,9 +752,13 @@ function writeRecord(object: Record<string, unknown>): void {
   enter();
   const writer = node.writer;
   if (writer !== null) {
-    writer(object);
-    depth--;
-    return;
+    // `false`: a getter deleted a property meanwhile; the generic loop below finds it missing
+    const at = position - start; // relative to start: makeRoom may move the output
+    if (writer(object) !== false) {
+      depth--;
+      return;
+    }
+    position = start + at;
   }
   if (writerCompiler !== null && dueForWriter(node)) {
     node.writer = compileWriter(node, node.keys ?? Object.keys(object), null, object);
@@ -860,8 +850,11 @@ function writeNewRecordHeader(
 // `WRITER_HELPERS`, which the compiler receives with each shape: a program that streams values
 // in but packs none ships the compiler's module (its entry installs it) but none of the writer.
 
-/** Writes the object a generated writer was made for; a plain-object writer returns `false`,
- * having written nothing, for an object whose keys are not its own. */
+/**
+ * Writes the object a generated writer was made for. `false`: it wrote nothing that stays, and the
+ * caller writes the object on the generic path (a plain object whose keys are not the writer's, or
+ * an object that lost a property to a getter while it was being written).
+ */
 export type ObjectWriter = (object: Record<string, unknown>) => boolean | void;
 
 /**
@@ -1000,10 +993,9 @@ const keyScratchView = new DataView(keyScratch.buffer);
  * - `key3(packed, length)`: a key of 1 to 3 bytes, byte i at bits 8i;
  * - `key8(a, last, length)`, `key16(a, b, c, last, length)`: a key of 4 to 8, or 9 to 16, bytes as
  *   little-endian words at offsets 0, 4, 8 (over 12 bytes) and the last at `length - 4` (which may
- *   overlap the one before), so nothing is written past the key; `keyBytes(bytes)` a longer one;
+ *   overlap the one before), so nothing is written past the key (a longer key takes several);
  * - `str`, `num`, `val`: a value (string, number, anything); `obj(value, slots, index)` a value
- *   that was a plain object, tried first with the writer its field's slot remembers;
- * - `changed()`: throws, as `writeRecord` does, when a property went missing.
+ *   that was a plain object, tried first with the writer its field's slot remembers.
  */
 const WRITER_HELPERS = {
   head(count: number): number {
@@ -1043,12 +1035,6 @@ const WRITER_HELPERS = {
     targetView.setInt32(position + length - 4, last, true);
     position += length;
   },
-  keyBytes(bytes: Uint8Array): void {
-    const length = bytes.length;
-    if (position + length > safeEnd) makeRoom(position + length);
-    for (let i = 0; i < length; i++) target[position + i] = bytes[i];
-    position += length;
-  },
   str: writeString,
   num(value: number): void {
     if (position > safeEnd) makeRoom(position);
@@ -1065,9 +1051,6 @@ const WRITER_HELPERS = {
     writeValue(value);
     // what `learnMapShape` predicted at this depth, if the value was a plain object written so
     slots[index] = predictedWriters[depth];
-  },
-  changed(): never {
-    throw new Error("An object's properties changed while it was being packed");
   },
 };
 

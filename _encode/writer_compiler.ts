@@ -25,15 +25,15 @@ function wordAt(bytes: Uint8Array, offset: number): number {
     (bytes[offset + 3] << 24);
 }
 
-/** The call that writes a key's encoded bytes (`B[index]` holds them for long keys). */
-function keyCall(bytes: Uint8Array, index: number): string {
+/** The calls that write a key's encoded bytes: 16 bytes at a time, the rest in one call. */
+function keyCall(bytes: Uint8Array): string {
   const length = bytes.length;
+  if (length > 16) return keyCall(bytes.subarray(0, 16)) + keyCall(bytes.subarray(16));
   if (length < 4) {
     let packed = 0;
     for (let i = 0; i < length; i++) packed |= bytes[i] << (8 * i);
     return `key3(${packed},${length});`;
   }
-  if (length > 16) return `keyBytes(B[${index}]);`;
   const last = wordAt(bytes, length - 4);
   if (length <= 8) return `key8(${wordAt(bytes, 0)},${last},${length});`;
   const words = [0, 4, 8].map((offset) => offset + 4 <= length ? wordAt(bytes, offset) : 0);
@@ -55,17 +55,17 @@ function compileWriter(
   let body = keyBytes === null ? "var x;" : "var i=0,x;for(var k in o)if(k!==K[i++])return false;" +
     `if(i!==${names.length})return false;var at=head(${names.length});`;
   for (let i = 0; i < names.length; i++) {
-    // a constant key loads as `o.name` does; a getter that deleted it meanwhile makes a plain
-    // object start again on the generic path, a record fail as the generic path fails
+    // a constant key loads as `o.name` does; a getter that deleted it meanwhile sends the object
+    // back to the generic path, which writes a plain object without it and fails a record
     const name = JSON.stringify(names[i]);
     const type = types[i] === "string" || types[i] === "number" ? types[i] : "";
     const field = sample[names[i]];
     // a plain object in a plain object: its own shape's writer, remembered per field
     const nested = keyBytes !== null && field !== null && typeof field === "object" &&
       Object.getPrototypeOf(field) === Object.prototype;
-    body += (keyBytes === null ? "" : keyCall(keyBytes[i], i)) +
+    body += (keyBytes === null ? "" : keyCall(keyBytes[i])) +
       `x=o[${name}];if(x===undefined&&!(${name} in o))` +
-      (keyBytes === null ? "changed();" : "return undo(at);") +
+      (keyBytes === null ? "return false;" : "return undo(at);") +
       (nested
         ? `typeof x==="object"&&x!==null?obj(x,P,${i}):val(x);`
         : type === ""
@@ -73,19 +73,17 @@ function compileWriter(
         : `typeof x==="${type}"?${type.slice(0, 3)}(x):val(x);`);
   }
   if (keyBytes !== null) body += "return leave();";
-  // the helpers are the function's parameters, by name, after K (the keys), B (the bytes of long
-  // keys) and P (the writers nested plain objects had, by field); the function's own name tells
-  // writers apart (engines share the code of identical source text)
+  // the helpers are the function's parameters, by name, after K (the keys) and P (the writers
+  // nested plain objects had, by field); the function's own name tells writers apart (engines
+  // share the code of identical source text)
   const helperNames = Object.keys(helpers) as (keyof WriterHelpers)[];
   const writer = new Function(
     "K",
-    "B",
     "P",
     ...helperNames,
     `return function write${made++}(o){${body}}`,
   )(
     names.slice(),
-    keyBytes,
     [],
     ...helperNames.map((name) => helpers[name]),
   ) as ObjectWriter;

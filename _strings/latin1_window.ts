@@ -1,7 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { isAsciiIn, latin1Slice } from "./utf8.ts";
+import { isAsciiIn, type SliceMethod } from "./utf8.ts";
 
 // Medium-length ASCII strings sliced out of a Latin-1 window of the input.
 //
@@ -27,6 +27,13 @@ import { isAsciiIn, latin1Slice } from "./utf8.ts";
 // kept after the decode can keep up to WINDOW_BYTES of Latin-1 text in memory (msgpackr's blocks
 // reach 6,000 bytes), never the input itself. Longer strings are made on their own, unless an open
 // window covers them (`sliceLongFromWindow`).
+
+const bufferMethods = (globalThis as { Buffer?: { prototype: { latin1Slice?: unknown } } }).Buffer
+  ?.prototype;
+/** `Buffer.prototype.latin1Slice` where the runtime has it (Deno, Bun, Node), else `null`. */
+export const latin1Slice: SliceMethod | null = typeof bufferMethods?.latin1Slice === "function"
+  ? bufferMethods.latin1Slice as SliceMethod
+  : null;
 
 /** Bytes of input one window covers at most. */
 const WINDOW_BYTES = 4096;

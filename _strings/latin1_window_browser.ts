@@ -5,6 +5,9 @@
 // module to this one): browsers have no `latin1Slice`, so there the window is never opened and
 // strings go to the decoder's other paths. Same exports, with the window off.
 
+/** Browsers have no `Buffer.prototype.latin1Slice`. */
+export const latin1Slice: null = null;
+
 /** Shortest string a window would take (kept for the decoder's range test). */
 export const MIN_SLICED = 13;
 /** No string is taken from a window here. */

@@ -43,29 +43,10 @@ export function decodeStringStrict(b: Uint8Array, start: number, end: number): s
   }
 }
 
-// ---- the runtime's slices and the ASCII test, for the Latin-1 window and the UTF-8 batches ---
+// ---- the ASCII test, for the Latin-1 window and the UTF-8 batches -----------------------------
 
-type SliceMethod = (this: Uint8Array, start: number, end: number) => string;
-
-const runtime = globalThis as {
-  Bun?: unknown;
-  Deno?: unknown;
-  Buffer?: { prototype: { latin1Slice?: unknown; utf8Slice?: unknown } };
-};
-const bufferMethods = runtime.Buffer?.prototype;
-/** `Buffer.prototype.latin1Slice` where the runtime has it (Deno, Bun, Node), else `null`. */
-export const latin1Slice: SliceMethod | null = typeof bufferMethods?.latin1Slice === "function"
-  ? bufferMethods.latin1Slice as SliceMethod
-  : null;
-/**
- * `Buffer.prototype.utf8Slice` on Deno and Bun, where it decodes as `TextDecoder` does, else
- * `null`.
- */
-export const utf8Slice: SliceMethod | null =
-  (runtime.Bun !== undefined || runtime.Deno !== undefined) &&
-    typeof bufferMethods?.utf8Slice === "function"
-    ? bufferMethods.utf8Slice as SliceMethod
-    : null;
+/** A `Buffer.prototype` slice method (`latin1Slice`, `utf8Slice`), as the runtime has it. */
+export type SliceMethod = (this: Uint8Array, start: number, end: number) => string;
 
 /**
  * Whether `b[start, end)` is all ASCII, read through `view` (a DataView of `b`): sixteen bytes at

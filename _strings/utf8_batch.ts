@@ -2,7 +2,7 @@
 // This module is browser compatible.
 
 import { valueCache } from "./string_cache.ts";
-import { decodeString, isAsciiIn, textDecoder, utf8Slice } from "./utf8.ts";
+import { decodeString, isAsciiIn, type SliceMethod, textDecoder } from "./utf8.ts";
 import { MIN_SLICED } from "./latin1_window.ts";
 import { HEADER_SIZE, lengthAt } from "../_format/tokens.ts";
 import { tokenSize } from "../_format/token_walker.ts";
@@ -44,7 +44,21 @@ import { tokenSize } from "../_format/token_walker.ts";
 // The cost of sharing, as for the Latin-1 window: each string is a piece of the batch's text, so a
 // string kept after the decode keeps the text alive, up to BATCH_BYTES UTF-16 units (8 KiB).
 
-const runtime = globalThis as { Bun?: unknown; Deno?: unknown };
+const runtime = globalThis as {
+  Bun?: unknown;
+  Deno?: unknown;
+  Buffer?: { prototype: { utf8Slice?: unknown } };
+};
+const bufferUtf8Slice = runtime.Buffer?.prototype.utf8Slice;
+/**
+ * `Buffer.prototype.utf8Slice` on Deno and Bun, where it decodes as `TextDecoder` does, else
+ * `null`.
+ */
+export const utf8Slice: SliceMethod | null =
+  (runtime.Bun !== undefined || runtime.Deno !== undefined) &&
+    typeof bufferUtf8Slice === "function"
+    ? bufferUtf8Slice as SliceMethod
+    : null;
 
 /**
  * Decodes `stretch[0, length)`: with `utf8Slice` on Bun; with `TextDecoder` on Deno, whose

@@ -7,6 +7,9 @@
 
 import { decodeString } from "./utf8.ts";
 
+/** Browsers have no `Buffer.prototype.utf8Slice`. */
+export const utf8Slice: null = null;
+
 /** No batches here. */
 export const UTF8_BATCHES = false;
 

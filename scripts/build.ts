@@ -43,6 +43,7 @@ const INSTALLERS = [
 const BROWSER_VARIANTS: Record<string, string> = {
   "_strings/latin1_window.ts": "_strings/latin1_window_browser.ts",
   "_strings/utf8_batch.ts": "_strings/utf8_batch_browser.ts",
+  "_strings/utf8_writer.ts": "_strings/utf8_writer_browser.ts",
 };
 /** Bundles that must contain no code generation at all. */
 const NO_EVAL_BUNDLES = ["msgpackr-no-eval.js"];

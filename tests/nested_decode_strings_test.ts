@@ -23,7 +23,7 @@ import assert from "node:assert/strict";
 import { Packr, unpack, Unpackr, type UnpackrOptions } from "../mod.ts";
 import { MAX_SLICED, MIN_SLICED } from "../_strings/latin1_window.ts";
 import { UTF8_BATCHES, utf8BatchCounts } from "../_strings/utf8_batch.ts";
-import { latin1Slice } from "../_strings/utf8.ts";
+import { latin1Slice } from "../_strings/latin1_window.ts";
 import { EAGER_VIEW_MIN_INPUT } from "../_core/bytes.ts";
 import { compilesDuring } from "./_util.ts";
 
