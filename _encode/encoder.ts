@@ -599,7 +599,10 @@ function writeMap16Object(object: Record<string, unknown>): void {
   }
   target[start + sizeOffset] = size >> 8;
   target[start + sizeOffset + 1] = size & 0xff;
-  if (shape !== null && writerCompiler !== null) learnMapShape(shape, object);
+  if (writerCompiler !== null) {
+    if (shape !== null) learnMapShape(shape, object);
+    else lastWriter = undefined;
+  }
 }
 const hasOwn = Object.hasOwn;
 const getPrototypeOf = Object.getPrototypeOf;
@@ -858,7 +861,7 @@ function writeNewRecordHeader(
 export type ObjectWriter = (object: Record<string, unknown>) => boolean | void;
 
 /**
- * Makes a generated writer: for the property `names` of a shape (1 to 64 of them), with
+ * Makes a generated writer: for the property `names` of a shape (1 to 16 of them), with
  * `keyBytes` (the encoded bytes of each key: a plain-object writer) or `null` (a record's values
  * writer), taking the type of each value from `sample`. May throw where code generation is
  * forbidden.
@@ -887,10 +890,14 @@ const MAX_COMPILES_PER_PACK = 16;
 let compilesLeft = MAX_COMPILES_PER_PACK;
 
 /**
- * The writer of the plain-object shape written last at each nesting depth (elements of one
- * array, values of one key, share a depth): tried first for the next object there.
+ * The writer of the plain-object shape written at each nesting depth by the last two objects
+ * there (elements of one array share a depth): tried first for the next object there.
  */
 let predictedWriters: (ObjectWriter | undefined)[] = [];
+/** The shape of the plain object written last at each nesting depth (by the generic path). */
+let lastShapes: (KeyShape | undefined)[] = [];
+/** The writer of the plain object the generic path wrote last, if its shape has one. */
+let lastWriter: ObjectWriter | undefined;
 /**
  * This pack writes plain objects as map16 with nothing in between (no records, no variable-size
  * maps, no reference ids, no bundle), so a plain-object writer may write them: set when the pack
@@ -898,8 +905,12 @@ let predictedWriters: (ObjectWriter | undefined)[] = [];
  */
 let mapWriters = false;
 
-/** Most properties of a shape that gets a writer (more: a dictionary, not a shape). */
-const MAX_WRITER_PROPERTIES = 64;
+/**
+ * Most properties of a shape that gets a writer: a larger shape's writer is too large for the
+ * engines to inline its helpers into, and writes slower than the generic path.
+ * Chosen by measurement: npm run bench:ab:deno -- --b=DIR / :bun (example4.json).
+ */
+const MAX_WRITER_PROPERTIES = 16;
 /** `writes` of a shape that never gets a writer. */
 const NEVER = -0x40000000;
 
@@ -940,22 +951,24 @@ function compileWriter(
 
 /**
  * After the generic path wrote `object`, a plain object whose keys led to `shape`: counts it, makes
- * the shape's writer once it has been written often (when every key has its bytes kept), and
- * predicts it for the next object at this depth.
+ * the shape's writer once it has been written often, keeps it as `lastWriter` (for the field that
+ * held the object), and predicts it for the next object at this depth.
  */
 function learnMapShape(shape: KeyShape, object: Record<string, unknown>): void {
   let writer = shape.writer;
-  if (writer === null) {
-    if (!dueForWriter(shape)) return;
+  if (writer === null && dueForWriter(shape)) {
     const keyBytes = shapeKeys(shape);
-    if (keyBytes === null) {
-      shape.writes = NEVER; // a long key: the writer's key copies are for short ones
-      return;
-    }
-    writer = shape.writer = compileWriter(shape, keyBytes.names, keyBytes.bytes, object);
-    if (writer === null) return;
+    if (keyBytes === null) shape.writes = NEVER; // a long key: the writer's copies are for short ones
+    else writer = shape.writer = compileWriter(shape, keyBytes.names, keyBytes.bytes, object);
   }
-  predictedWriters[depth] = writer;
+  lastWriter = writer ?? undefined;
+  // predicted only for a shape that came twice in a row here: where shapes take turns, a writer
+  // tried first would only refuse each object
+  if (lastShapes[depth] === shape) predictedWriters[depth] = lastWriter;
+  else {
+    lastShapes[depth] = shape;
+    predictedWriters[depth] = undefined;
+  }
 }
 
 /**
@@ -1049,8 +1062,8 @@ const WRITER_HELPERS = {
       !mayHaveInheritedKeys(value) && writer(value)
     ) return;
     writeValue(value);
-    // what `learnMapShape` predicted at this depth, if the value was a plain object written so
-    slots[index] = predictedWriters[depth];
+    // the writer `learnMapShape` found for the value, if it was a plain object written as one
+    slots[index] = value.constructor === Object ? lastWriter : undefined;
   },
 };
 
@@ -1564,7 +1577,10 @@ function encodeTopLevel(
     target = arena;
     targetView = arenaView;
   }
-  if (objectShapes.renewIfFull()) predictedWriters = [];
+  if (objectShapes.renewIfFull()) {
+    predictedWriters = [];
+    lastShapes = [];
+  }
   compilesLeft = MAX_COMPILES_PER_PACK;
   try {
     return encodeValue(ctx, value, flags, output, false);
