@@ -183,7 +183,7 @@ const MECHANISMS: readonly Mechanism[] = [
     code: [
       { module: "_strings/latin1_window.ts", whole: true },
       { module: "_strings/latin1_window_browser.ts", whole: true },
-      { module: UTF8, names: ["latin1Slice", "isAsciiIn", "isAsciiBytes"] },
+      { module: UTF8, names: ["isAsciiIn", "isAsciiBytes"] },
       { module: DECODER, within: "readString", nodes: ["if (length >= MIN_SLICED"] },
       { module: DECODER, within: "otherString", spans: [["sliceLongFromWindow(", "??"]] },
       { module: DECODER, within: "begin", nodes: ["closeLatin1Window()"] },
@@ -197,7 +197,6 @@ const MECHANISMS: readonly Mechanism[] = [
     code: [
       { module: "_strings/utf8_batch.ts", whole: true },
       { module: "_strings/utf8_batch_browser.ts", whole: true },
-      { module: UTF8, names: ["utf8Slice"] },
       { module: "_format/token_walker.ts", names: ["tokenSize"] },
       { module: DECODER, names: ["otherString"] },
       { module: DECODER, within: "readString", spans: [["UTF8_BATCHES ?", ":"]] },
@@ -378,10 +377,8 @@ const MECHANISMS: readonly Mechanism[] = [
     section: "Encoding",
     name: "Who writes a string's bytes",
     code: [
-      {
-        module: ENCODER,
-        names: ["ON_BUN", "bufferUtf8Write", "nativeUtf8Write", "MANUAL_UTF8_MAX"],
-      },
+      { module: "_strings/utf8_writer.ts", whole: true },
+      { module: "_strings/utf8_writer_browser.ts", whole: true },
       { module: ENCODER, within: "writeString", spans: [["length <= MANUAL_UTF8_MAX", ":"]] },
       { module: ENCODER, within: "encodeUtf8Natively", spans: [["nativeUtf8Write !== null", ":"]] },
     ],
@@ -406,7 +403,7 @@ const MECHANISMS: readonly Mechanism[] = [
       {
         module: ENCODER,
         within: "writeArray",
-        spans: [['if (length > 0 && typeof array[0] === "number"', "else"]],
+        spans: [['if (typeof first === "number"', "else"]],
       },
     ],
   },
@@ -451,7 +448,13 @@ const MECHANISMS: readonly Mechanism[] = [
           "dueForWriter",
           "compileWriter",
           "learnMapShape",
-          "keptKeyBytes",
+          "shapeKeys",
+          "keyScratch",
+          "keyScratchView",
+          "lastShapes",
+          "lastWriter",
+          "mapWriters",
+          "writeObjectElements",
           "WRITER_HELPERS",
         ],
       },
@@ -461,7 +464,7 @@ const MECHANISMS: readonly Mechanism[] = [
         nodes: [
           "const predicted =",
           "if (predicted !== undefined",
-          "if (shape !== null && writerCompiler",
+          "if (writerCompiler !== null)",
         ],
       },
       {
@@ -477,6 +480,12 @@ const MECHANISMS: readonly Mechanism[] = [
         module: ENCODER,
         within: "encodeTopLevel",
         nodes: ["compilesLeft = MAX_COMPILES_PER_PACK;"],
+      },
+      { module: ENCODER, within: "encodeValue", nodes: ["mapWriters ="] },
+      {
+        module: ENCODER,
+        within: "writeArray",
+        spans: [["else if (mapWriters", "else"]],
       },
       { module: "_records/structures.ts", within: "newNode", nodes: ["writes: 0", "writer: null"] },
     ],

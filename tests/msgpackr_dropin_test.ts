@@ -478,6 +478,31 @@ function theirStreamChunks(values: readonly unknown[], options = {}): Promise<Ui
 }
 
 describe("differences kept on purpose", () => {
+  test("the exported pack() calls an extension with a this that packs, not a Packr", () => {
+    class Tagged {
+      constructor(public label: string) {}
+    }
+    const seen: unknown[] = [];
+    ours.addExtension({
+      Class: Tagged,
+      type: 41,
+      pack(this: unknown, value: Tagged) {
+        seen.push(this);
+        // msgpackr code packs the inner value with `this.pack`: it works here too
+        return (this as { pack(value: unknown): Uint8Array }).pack(value.label);
+      },
+      unpack: (bytes: Uint8Array) => new Tagged(ours.unpack(bytes)),
+    });
+    const bytes = ours.pack({ tag: new Tagged("x") });
+    assert.deepEqual(ours.unpack(bytes), { tag: new Tagged("x") });
+    assert.ok(!(seen[0] instanceof Packr), "no Packr behind the exported pack()");
+    assert.equal(typeof (seen[0] as { pack: unknown }).pack, "function");
+    // a Packr's extension callbacks get the Packr, as in msgpackr
+    const packr = new Packr({ useRecords: false });
+    packr.pack(new Tagged("y"));
+    assert.equal(seen[1], packr);
+  });
+
   test("pack() returns a Uint8Array with its own ArrayBuffer; Buffer.from views it", () => {
     const value = { id: 1, bytes: new Uint8Array([1, 2, 3]) };
     const bytes = ours.pack(value);
