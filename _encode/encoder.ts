@@ -840,7 +840,7 @@ function writeNewRecordHeader(
   return true;
 }
 
-// ---- generated writers (docs/architecture.md, "Generated writers") -----------------------------
+// ---- generated writers (docs/architecture.md, "Why it is fast") -------------------------------
 //
 // A shape written often gets a writer made by code generation, by the compiler the default build
 // installs (`_encode/writer_compiler.ts`; the no-eval build installs none, and then none of this
