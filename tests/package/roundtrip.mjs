@@ -233,8 +233,10 @@ await checkAsync("respond, readBody and fetchValue negotiate and round trip", as
       return respond(request, { error: error.message }, { status: error.status });
     }
   };
-  assert.deepEqual(await fetchValue("http://localhost/", { body: [1n, "x"], fetch: echo }), {
-    received: [1n, "x"],
+  // http reads a 64-bit integer as a number when it is safe, as a bigint beyond.
+  const body = [1n, 2n ** 60n, "x"];
+  assert.deepEqual(await fetchValue("http://localhost/", { body, fetch: echo }), {
+    received: [1, 2n ** 60n, "x"],
   });
   await assert.rejects(fetchValue("http://localhost/", { fetch: echo }), (error) => {
     assert.ok(error instanceof HttpError);
