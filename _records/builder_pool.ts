@@ -7,10 +7,10 @@ import { installBuilderPool, type ObjectBuilder } from "./reader.ts";
 // The no-eval build's pool of object builders of `_records/builders.ts` (why they exist: there)
 // and who holds them. `no_eval.ts` imports this module, which installs the pool as the
 // interpreted record reader's faster builder (`_records/reader.ts`); the default build, which
-// compiles its readers, never does, so it does not carry the pool. Each shape gets a builder of its own, so its store sites see one property name each;
-// every holder of that shape (record types of any decoder, map shapes) shares it. The pool is
-// small, so builders are lent, never given: every loan is written in a ledger with the holder's
-// `release`, and the pool is renewed
+// compiles its readers, never does, so it does not carry the pool. Each shape gets a builder of its
+// own, so its store sites see one property name each; every holder of that shape (record types of
+// any decoder, map shapes) shares it. The pool is small, so builders are lent, never given: every
+// loan is written in a ledger with the holder's `release`, and the pool is renewed
 // - `RUNS_BEFORE_RENEWAL` top-level decodes after it was first found spent (input with more
 //   shapes than builders, or input made to spend them), so new shapes get builders again;
 // - at the next top-level decode when the ledger is full, so that it stays bounded (it holds

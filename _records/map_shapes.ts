@@ -15,9 +15,10 @@ import { type KeyNode, ShapeTree } from "./shape_tree.ts";
 // in the default build, a pooled builder in the no-eval build, both from `_records/reader.ts`,
 // whose compiled readers are cached and pooled builders lent per key list, so a shape that comes
 // back after the tree was renewed finds its builder again), else with the stores. A pooled
-// builder is lent: when the pool takes it back, the shape uses the stores and asks again. Maps of more than `MAX_SHAPED_KEYS` entries are not
-// followed (dictionaries, not shapes), and a map whose next key the tree has no node for is
-// finished with the stores. Compiling shares the records' allowance of 32 shapes per decode.
+// builder is lent: when the pool takes it back, the shape uses the stores and asks again. Maps of
+// more than `MAX_SHAPED_KEYS` entries are not followed (dictionaries, not shapes), and a map whose
+// next key the tree has no node for is finished with the stores. Compiling shares the records'
+// allowance of 32 shapes per decode.
 //
 // Repeated shapes decode markedly faster this way; only maps keyed by ids that are new in every
 // message pay for the walk without gaining from it, and lose a little.

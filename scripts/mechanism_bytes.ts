@@ -787,7 +787,7 @@ function claimsOfTable(): Map<string, Claim[]> {
   return claims;
 }
 
-// ---- attributing the bytes of a bundle ------------------------------------------------------------
+// ---- attributing the bytes of a bundle ----------------------------------------------------------
 
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -983,7 +983,7 @@ async function measure(
   };
 }
 
-// ---- the report ----------------------------------------------------------------------------------
+// ---- the report ---------------------------------------------------------------------------------
 
 /** "1,234 / 567", or "—" for nothing. */
 function bytesCell(minBytes: number, gzip: number): string {

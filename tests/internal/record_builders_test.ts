@@ -1,6 +1,6 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// The interpreted record reader's object building (_records/builders.ts, _records/builder_pool.ts): each
-// shape gets its own builder (and continuation chunks) from a pool, shapes of more than 16
+// The interpreted record reader's object building (_records/builders.ts, _records/builder_pool.ts):
+// each shape gets its own builder (and continuation chunks) from a pool, shapes of more than 16
 // properties (MOST_PROPERTIES_WITHOUT_TEMPLATE) start from a template copy, and once the pools are
 // spent new shapes use a loop.
 // Every path must build exactly the object msgpackr builds: same keys in the same order, same
