@@ -74,6 +74,21 @@ export const codecs: Codec[] = [
     prepare: (value) => prepareLibrary(ours, true, value),
   },
   {
+    // records packed into a reused buffer (views of it), as "ours useBuffer" for plain maps
+    name: "ours records useBuffer",
+    accepts: () => true,
+    prepare: (value) => {
+      const structures: string[][] = [];
+      const packr = new ours.Packr({ structures });
+      packr.pack(value);
+      const buffer = new Uint8Array(4 << 20);
+      return prepared(() => {
+        packr.useBuffer(buffer);
+        return packr.pack(value);
+      }, (bytes) => new ours.Unpackr({ structures }).unpack(bytes));
+    },
+  },
+  {
     // the no-eval build's reader: the interpreted one
     name: "ours records no-eval",
     accepts: () => true,

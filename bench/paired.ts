@@ -33,7 +33,7 @@ import { ARGS, option, RUNTIME } from "./_runtime.ts";
 /** One comparison of one payload and operation: ours against a rival. */
 export interface PairedCell extends PairedTimes {
   payload: string;
-  /** Our codec: "ours" or "ours records". */
+  /** Our codec: "ours" or "ours records", or either with " useBuffer" (pack only). */
   mine: string;
   /** The rival codec: "msgpackr", "msgpackr records" or "JSON". */
   rival: string;
@@ -70,6 +70,14 @@ const COMPARISONS: [mine: string, rival: string][] = FRESH_INPUTS
   ? AGAINST_MSGPACKR
   : [...AGAINST_MSGPACKR, ["ours", "JSON"], ["ours records", "JSON"]];
 const OPERATIONS = FRESH_INPUTS ? ["unpack"] as const : ["pack", "unpack"] as const;
+/**
+ * Packing into a buffer given to `useBuffer` (views of it, as msgpackr returns) against msgpackr:
+ * shown beside the `pack` cells, whose results each get an exact-size buffer of their own.
+ */
+const USE_BUFFER: [mine: string, rival: string][] = FRESH_INPUTS ? [] : [
+  ["ours useBuffer", "msgpackr"],
+  ["ours records useBuffer", "msgpackr records"],
+];
 
 /** What one operation runs for a prepared codec. */
 function runOf(codec: Prepared, operation: "pack" | "unpack"): () => unknown {
@@ -85,21 +93,23 @@ for (const payload of payloads()) {
     if (!prepared.has(name)) prepared.set(name, codecNamed(name).prepare(payload.value));
     return prepared.get(name)!;
   };
-  for (const [mine, rival] of COMPARISONS) {
+  const jobs = [
+    ...COMPARISONS.flatMap(([mine, rival]) => OPERATIONS.map((op) => [mine, rival, op] as const)),
+    ...USE_BUFFER.map(([mine, rival]) => [mine, rival, "pack"] as const),
+  ];
+  for (const [mine, rival, operation] of jobs) {
     if (!codecNamed(rival).accepts(payload.json)) continue;
-    for (const operation of OPERATIONS) {
-      const ours = runOf(prepare(mine), operation);
-      const theirs = runOf(prepare(rival), operation);
-      const cell = {
-        payload: payload.name,
-        mine,
-        rival,
-        operation,
-        ...pairedSlices(ours, theirs, PAIRS, SLICE_MS, WARM_UP_PAIRS),
-      };
-      cells.push(cell);
-      console.error(`${payload.name} / ${mine} vs ${rival} ${operation}: ${ratioText(cell)}`);
-    }
+    const ours = runOf(prepare(mine), operation);
+    const theirs = runOf(prepare(rival), operation);
+    const cell = {
+      payload: payload.name,
+      mine,
+      rival,
+      operation,
+      ...pairedSlices(ours, theirs, PAIRS, SLICE_MS, WARM_UP_PAIRS),
+    };
+    cells.push(cell);
+    console.error(`${payload.name} / ${mine} vs ${rival} ${operation}: ${ratioText(cell)}`);
   }
 }
 
@@ -129,6 +139,8 @@ function markdown(): string {
       "",
       ...FRESH_INPUTS
         ? ["| payload | unpack (copy + decode) |", "|---|---:|"]
+        : comparison.includes("useBuffer")
+        ? ["| payload | pack |", "|---|---:|"]
         : ["| payload | pack | unpack |", "|---|---:|---:|"],
       ...[...byPayload].map(([payload, texts]) => `| ${[payload, ...texts].join(" | ")} |`),
       "",

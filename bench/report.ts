@@ -28,7 +28,7 @@ import {
 } from "./_results_table.ts";
 import { option } from "./_runtime.ts";
 import type { BrowserRun } from "./browser.ts";
-import type { PairedRun } from "./paired.ts";
+import type { PairedCell, PairedRun } from "./paired.ts";
 
 /** The repository's root directory (this file is in bench/). */
 const ROOT = decodeURIComponent(new URL("..", import.meta.url).pathname);
@@ -127,6 +127,16 @@ function rangesTable(runs: readonly PairedRun[]): string[] {
   return lines;
 }
 
+/** Packs into a buffer given to `useBuffer`: only the list of cells behind shows them. */
+function useBufferCells(run: PairedRun): PairedCell[] {
+  return run.cells.filter((cell) => cell.mine.endsWith(" useBuffer"));
+}
+
+/** The cells of the tables: all but {@linkcode useBufferCells}. */
+function tableCells(run: PairedRun): PairedRun {
+  return { ...run, cells: run.cells.filter((cell) => !cell.mine.endsWith(" useBuffer")) };
+}
+
 /**
  * The cells below 1.0×: a bullet per runtime and rival, under it one per reason with its cells by
  * operation, then the reason (or "no measured cause yet").
@@ -137,7 +147,7 @@ function behindList(runs: readonly PairedRun[]): string[] {
     for (const rival of RIVALS) {
       // reason -> operation -> cell texts, in the order met
       const groups = new Map<string, Map<Operation, string[]>>();
-      for (const cell of run.cells) {
+      for (const cell of tableCells(run).cells) {
         const [operation, cellRival] = columnOf(cell);
         if (cellRival !== rival || !behind(cell.median)) continue;
         const reason = reasonFor(run.runtime, operation, rival, cell.payload) ??
@@ -145,7 +155,14 @@ function behindList(runs: readonly PairedRun[]): string[] {
         if (!groups.has(reason)) groups.set(reason, new Map());
         const group = groups.get(reason)!;
         const quartiles = `${cell.low.toFixed(2)}–${cell.high.toFixed(2)}`;
-        const text = `${cell.payload} ${cell.median.toFixed(2)}× (${quartiles})`;
+        // a pack behind msgpackr, and the same pack into a buffer given to `useBuffer`
+        const viewed = rival === "msgpackr" && cell.operation === "pack"
+          ? useBufferCells(run).find((other) =>
+            other.payload === cell.payload && other.mine === `${cell.mine} useBuffer`
+          )
+          : undefined;
+        const text = `${cell.payload} ${cell.median.toFixed(2)}× (${quartiles})` +
+          (viewed === undefined ? "" : `, with \`useBuffer\` ${viewed.median.toFixed(2)}×`);
         group.set(operation, [...group.get(operation) ?? [], text]);
       }
       const heading = `- **${shortName(run)}, against ${rival}**`;
@@ -237,19 +254,21 @@ const page = [
   "",
   "Lowest and highest ratio of each column over the payloads; bold cells below are behind.",
   "",
-  ...rangesTable(runs),
+  ...rangesTable(runs.map(tableCells)),
   "",
   ...runs.flatMap((run) => [
     `## ${run.runtime}`,
     "",
-    ...ratiosTable(run.cells),
+    ...ratiosTable(tableCells(run).cells),
     "",
   ]),
   ...browserSection(browserRun, "##"),
   "## Where we are behind, and why",
   "",
   "Every Deno and Bun cell below 1.0×, with the quartiles of its pair ratios in brackets (an upper quartile " +
-  "above 1.0× is within this run's noise), and its measured cause (bench/_behind.ts).",
+  "above 1.0× is within this run's noise), and its measured cause (bench/_behind.ts). A pack " +
+  "behind msgpackr has beside it the same pack into a buffer given to `useBuffer` (its results " +
+  "are views of that buffer, as msgpackr's are of its own).",
   "",
   ...behindList(runs),
   "",
