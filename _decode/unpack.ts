@@ -134,7 +134,8 @@ export const useRecords: false = false;
 
 /**
  * `true`: the exported `unpack` decodes maps as plain objects (msgpackr exports this constant
- * from its main entry). An `Unpackr` gives `Map`s unless told `mapsAsObjects: true` (or `useRecords: false`).
+ * from its main entry). An `Unpackr` gives `Map`s unless told `mapsAsObjects: true` (or
+ * `useRecords: false`).
  * @example Usage
  * ```ts
  * import { mapsAsObjects, unpack } from "@x/msgpackr";

@@ -599,7 +599,8 @@ function writeMap16Object(object: Record<string, unknown>): void {
   }
   target[start + sizeOffset] = size >> 8;
   target[start + sizeOffset + 1] = size & 0xff;
-  if (writerCompiler !== null) {
+  // shapes are learned where their writers may be used: in packs of plain maps
+  if (mapWriters) {
     if (shape !== null) learnMapShape(shape, object);
     else lastWriter = undefined;
   }
@@ -958,7 +959,8 @@ function learnMapShape(shape: KeyShape, object: Record<string, unknown>): void {
   let writer = shape.writer;
   if (writer === null && dueForWriter(shape)) {
     const keyBytes = shapeKeys(shape);
-    if (keyBytes === null) shape.writes = NEVER; // a long key: the writer's copies are for short ones
+    // a long key: the writer's key calls are for short ones
+    if (keyBytes === null) shape.writes = NEVER;
     else writer = shape.writer = compileWriter(shape, keyBytes.names, keyBytes.bytes, object);
   }
   lastWriter = writer ?? undefined;
@@ -1632,13 +1634,14 @@ function encodeValue(
     : null;
   closedBundles = [];
   depth = 0;
-  // only into a result of its own (not `useBuffer`'s or REUSE_BUFFER_MODE's buffer), and not
-  // when bytes may still move after they are written (reference ids, bundles: offsets shift)
+  // see `mapWriters`: plain objects are map16 maps with nothing inserted among their bytes
   mapWriters = writerCompiler !== null && ctx.records === null && !ctx.variableMap &&
     references === null && bundle === null;
+  // large binaries are gathered only into a result of its own (not `useBuffer`'s buffer, nor the
+  // shared one of REUSE_BUFFER_MODE or BORROW_ARENA), and not when bytes may still move after
+  // they are written (reference ids, bundles: offsets shift)
   gatherLargeBytes = output === null && !(flags & (REUSE_BUFFER_MODE | BORROW_ARENA)) &&
-    references === null &&
-    bundle === null;
+    references === null && bundle === null;
   largeBytes = null;
   const structures = ctx.records;
   if (structures === null) return finishValue(value, flags, output);

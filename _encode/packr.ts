@@ -4,6 +4,7 @@
 import { BORROW_ARENA, type ReusedBuffer } from "./encoder.ts";
 import { applyEncodeSettings, type EncodeContext } from "./context.ts";
 import { Packer } from "./packer.ts";
+import type { Extension } from "../_core/extensions.ts";
 import type { ConstructionOption, PackrOptions, Structure } from "../_core/options.ts";
 import { DECODER, defineOptionAccessors, ENCODER } from "../_core/option_table.ts";
 import { applyDecodeSettings, decodeContextOf } from "../_decode/context.ts";
@@ -17,9 +18,7 @@ let packerOf: (packr: Packr) => Packer;
  * saves the exact-size copy `pack` makes.
  */
 export function packBorrowed(packr: Packr, value: unknown): Uint8Array<ArrayBuffer> {
-  const packer = packerOf(packr);
-  packer.context.extensions = decodeContextOf(packr).extensions;
-  return packer.pack(value, BORROW_ARENA);
+  return packerOf(packr).pack(value, BORROW_ARENA);
 }
 
 /**
@@ -105,10 +104,7 @@ export class Packr extends Unpackr {
     // subclass's override bound.
     const base = Packr.prototype;
     const pack = this.pack === base.pack
-      ? ((value: unknown, flags = 0) => {
-        packer.context.extensions = decodeContextOf(this).extensions;
-        return packer.pack(value, flags);
-      }) as Packr["pack"]
+      ? ((value: unknown, flags = 0) => packer.pack(value, flags)) as Packr["pack"]
       : this.pack.bind(this);
     this.pack = pack;
     this.encode = this.encode === base.encode ? pack : this.encode.bind(this);
@@ -142,9 +138,7 @@ export class Packr extends Unpackr {
    */
   pack(value: unknown, flags: 512): ReusedBuffer;
   pack(value: unknown, flags = 0): Uint8Array<ArrayBuffer> {
-    const packer = this.#packer;
-    packer.context.extensions = decodeContextOf(this).extensions;
-    return packer.pack(value, flags);
+    return this.#packer.pack(value, flags);
   }
 
   /**
@@ -227,6 +221,37 @@ export class Packr extends Unpackr {
     }
     if (!Array.isArray(table)) throw new TypeError("structures must be an array of structures");
     structures.replaceShared(table);
+  }
+
+  /**
+   * Registers an extension for this instance only, for packing and unpacking alike (see
+   * {@linkcode Unpackr.addExtension}).
+   *
+   * @param extension The extension: its class and writer, its type and reader.
+   *
+   * @example Usage
+   * ```ts
+   * import { Packr } from "@x/msgpackr";
+   * import assert from "node:assert/strict";
+   *
+   * class Money {
+   *   constructor(public cents: number) {}
+   * }
+   * const packr = new Packr({ useRecords: false });
+   * packr.addExtension({
+   *   Class: Money,
+   *   type: 13,
+   *   write: (money: Money) => money.cents,
+   *   read: (cents) => new Money(cents as number),
+   * });
+   * assert.equal(packr.unpack(packr.pack(new Money(250))).cents, 250);
+   * ```
+   */
+  // deno-lint-ignore no-explicit-any
+  override addExtension<T = any>(extension: Extension<T>): void {
+    super.addExtension(extension);
+    // the encoder reads the registry the decoding half keeps for this instance's own extensions
+    this.#packer.context.extensions = decodeContextOf(this).extensions;
   }
 
   /**

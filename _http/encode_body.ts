@@ -50,14 +50,11 @@ export function packValue(
 ): Uint8Array<ArrayBuffer> {
   if (settings.packr !== undefined) return settings.packr.pack(value);
   const options = settings.packrOptions;
-  if (options === undefined) {
-    return copiedAtOnce ? packBorrowed(peerPackr, value) : peerPackr.pack(value);
-  }
-  let packr = packrs.get(options);
+  let packr = options === undefined ? peerPackr : packrs.get(options);
   if (packr === undefined) {
-    const { coalesceBytes: _, ...packrOptions } = options;
+    const { coalesceBytes: _, ...packrOptions } = options!;
     packr = new Packr({ ...PEER_ENCODING, ...packrOptions });
-    packrs.set(options, packr);
+    packrs.set(options!, packr);
   }
   return copiedAtOnce ? packBorrowed(packr, value) : packr.pack(value);
 }

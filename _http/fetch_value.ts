@@ -72,7 +72,7 @@ export interface FetchValueInit extends Omit<RequestInit, "body"> {
    * @default {"msgpack"}
    */
   format?: "msgpack" | "json" | undefined;
-  /** Packs the body (its options and extensions apply); a streamed body is packed value by value. */
+  /** Packs the body (its options and extensions apply); a streamed body is packed in batches. */
   packr?: Packr | undefined;
   /**
    * Options of the packer when no `packr` is given; records are off unless `useRecords: true`,

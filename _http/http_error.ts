@@ -27,9 +27,9 @@ export interface HttpErrorOptions {
  * An error with an HTTP status. {@linkcode readBody} throws it with the status a server answers
  * (`415` for a `Content-Type` it does not read, `413` for a body over `maxBytes`, `400` for a
  * malformed, truncated or empty body, or one using an extension the decoder refuses, with the
- * decoder's error as `cause`), so a handler can
- * respond with `error.status`. {@linkcode fetchValue} throws it for a response whose status is
- * not 2xx, with that status, the decoded `body` and the `response`.
+ * decoder's error as `cause`), so a handler can respond with `error.status`.
+ * {@linkcode fetchValue} throws it for a response whose status is not 2xx, with that status, the
+ * decoded `body` and the `response`.
  *
  * @example Answering a bad request
  * ```ts

@@ -188,9 +188,9 @@ export interface RecordTypeOptions {
  * installed, so a type read only once (a shape redefined in every message) never pays for finding
  * one. When a compiler is installed and allowed, a shape read `COMPILE_AFTER_READS` times gets a
  * compiled reader instead; if compiling throws, compilation is switched off for the whole process
- * and the shape carries on interpreted. A pooled builder is lent (`_records/builder_pool.ts`): when the pool
- * takes it back the type reads with the loop and earns one again; a type the pool refused reads
- * with the loop and asks again once the pool was renewed.
+ * and the shape carries on interpreted. A pooled builder is lent (`_records/builder_pool.ts`):
+ * when the pool takes it back the type reads with the loop and earns one again; a type the pool
+ * refused reads with the loop and asks again once the pool was renewed.
  */
 export function createRecordType(
   keys: readonly string[] | null,

@@ -53,11 +53,11 @@ let windowEnd = 0;
 let lastEnd = -Infinity;
 
 /**
- * `bytes[start, end)` (the decoder's input, `view` a DataView of it or null; MIN_SLICED ≤ length ≤
- * MAX_SLICED, inside `bytes[0, limit)`) when it is all ASCII: a slice of the current window,
- * opening a window at `start` when the string lies outside the current one and near the previous
- * medium string, or a string of its own when it is not near one. `null` when it is not ASCII
- * (the caller decodes it as UTF-8).
+ * `bytes[start, end)` (the decoder's input, `view` a DataView of it or null;
+ * MIN_SLICED ≤ length ≤ MAX_SLICED, inside `bytes[0, limit)`) when it is all ASCII: a slice of
+ * the current window, opening a window at `start` when the string lies outside the current one
+ * and near the previous medium string, or a string of its own when it is not near one. `null`
+ * when it is not ASCII (the caller decodes it as UTF-8).
  */
 export function sliceAsciiString(
   bytes: Uint8Array,

@@ -200,9 +200,9 @@ export function writeAsciiRun(
 /**
  * Writes `string` as UTF-8 at `position` and returns the position after it. Lone surrogates are
  * written in their 3-byte (WTF-8) form, as msgpackr does for strings under 64 code units, so our
- * bytes equal its bytes (docs/wire-format.md, "Strings"). `target` must have room for 3 bytes per UTF-16 code unit, and `view` is
- * a DataView of its bytes with the same indices (for {@linkcode writeAsciiRun}, which writes the
- * leading ASCII run).
+ * bytes equal its bytes (docs/wire-format.md, "Strings"). `target` must have room for 3 bytes per
+ * UTF-16 code unit, and `view` is a DataView of its bytes with the same indices (for
+ * {@linkcode writeAsciiRun}, which writes the leading ASCII run).
  */
 export function encodeUtf8Manually(
   target: Uint8Array,

@@ -26,7 +26,7 @@ function quantile(sorted: readonly number[], q: number): number {
 
 /** What {@linkcode pairedSlices} measures of two functions. */
 export interface PairedTimes {
-  /** Quartiles and median of the pairs' ratios, `rival` time / `mine` time (above 1: `mine` faster). */
+  /** Quartiles and median of the pairs' ratios, `rival` time / `mine` time (above 1: `mine` wins). */
   low: number;
   median: number;
   high: number;

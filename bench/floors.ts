@@ -19,7 +19,7 @@
  *    string, and one `encodeInto` of all of them joined (whose headers would then still have to be
  *    patched in).
  *
- * 4. Packing of the payloads the performance issue names at 1.25× `JSON.stringify` + `TextEncoder`:
+ * 4. Packing of the service payloads at 1.25× the speed of `JSON.stringify` + `TextEncoder`:
  *    the cost of writing every key and string value's bytes alone, as in 2, against the time that
  *    target allows.
  *

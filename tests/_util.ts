@@ -14,7 +14,7 @@ export function fromHex(text: string): Uint8Array {
   return bytes;
 }
 
-/** A copy of `bytes` as a plain Uint8Array (msgpackr returns Node Buffers on Node, Deno and Bun). */
+/** A copy of `bytes` as a plain Uint8Array (msgpackr returns Node Buffers on Deno and Bun too). */
 export function plain(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes);
 }

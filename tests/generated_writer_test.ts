@@ -106,7 +106,8 @@ describe("generated writers", () => {
       moreTypes: true,
     }];
     for (const options of optionSets) {
-      // with moreTypes a Uint8Array stays bin here (docs/wire-format.md, "Where we differ from msgpackr")
+      // with moreTypes a Uint8Array stays bin here
+      // (docs/wire-format.md, "Where we differ from msgpackr")
       const compared = options.moreTypes
         ? values.filter((value) => !(value.gwT instanceof Uint8Array))
         : values;
