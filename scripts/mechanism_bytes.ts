@@ -464,7 +464,7 @@ const MECHANISMS: readonly Mechanism[] = [
         nodes: [
           "const predicted =",
           "if (predicted !== undefined",
-          "if (writerCompiler !== null)",
+          "if (mapWriters)",
         ],
       },
       {
