@@ -587,8 +587,10 @@ function writeMap16Object(object: Record<string, unknown>): void {
   const mayInherit = mayHaveInheritedKeys(object);
   for (const key in object) {
     if (mayInherit && !hasOwn(object, key)) continue;
+    const value = object[key];
+    if (inheritedAfterDelete(object, key, value)) continue;
     shape = writeObjectKey(shape, key);
-    writeValue(object[key]);
+    writeValue(value);
     size++;
   }
   depth--;
@@ -619,6 +621,18 @@ function mayHaveInheritedKeys(object: object): boolean {
   if (getPrototypeOf(object) !== objectPrototype) return true;
   for (const _ in objectPrototype) return true;
   return false;
+}
+
+/**
+ * Whether `value`, just read as `object[key]` for a key a for-in gave, is inherited because a
+ * getter deleted the own property meanwhile: V8's for-in still gives a deleted key that the
+ * prototype has (`toString`, `__proto__`: `key in object` holds), JavaScriptCore's does not. What
+ * Object.prototype gives is a function, Object.prototype itself (`__proto__`), or `undefined`
+ * (Deno's `__proto__`), so other values cost a type test or two.
+ */
+function inheritedAfterDelete(object: object, key: string, value: unknown): boolean {
+  return (typeof value === "function" || value === undefined || value === objectPrototype) &&
+    !hasOwn(object, key);
 }
 
 /** Smallest map header; `skipValues` leaves properties out, `coercibleKeyAsNumber` numbers keys. */
@@ -769,7 +783,9 @@ function writeRecord(object: Record<string, unknown>): void {
   }
   for (const key in object) {
     if (mayInherit && !hasOwn(object, key)) continue;
-    writeValue(object[key]);
+    const value = object[key];
+    if (inheritedAfterDelete(object, key, value)) continue;
+    writeValue(value);
     count--;
   }
   depth--;

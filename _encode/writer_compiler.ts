@@ -63,8 +63,12 @@ function compileWriter(
     // a plain object in a plain object: its own shape's writer, remembered per field
     const nested = keyBytes !== null && field !== null && typeof field === "object" &&
       Object.getPrototypeOf(field) === Object.prototype;
+    // a name Object.prototype has (`toString`) is still `in` the object once deleted
+    const missing = names[i] in Object.prototype
+      ? `!H(o,${name})`
+      : `x===undefined&&!(${name} in o)`;
     body += (keyBytes === null ? "" : keyCall(keyBytes[i])) +
-      `x=o[${name}];if(x===undefined&&!(${name} in o))` +
+      `x=o[${name}];if(${missing})` +
       (keyBytes === null ? "return false;" : "return undo(at);") +
       (nested
         ? `typeof x==="object"&&x!==null?obj(x,P,${i}):val(x);`
@@ -73,18 +77,20 @@ function compileWriter(
         : `typeof x==="${type}"?${type.slice(0, 3)}(x):val(x);`);
   }
   if (keyBytes !== null) body += "return leave();";
-  // the helpers are the function's parameters, by name, after K (the keys) and P (the writers
-  // nested plain objects had, by field); the function's own name tells writers apart (engines
-  // share the code of identical source text)
+  // the helpers are the function's parameters, by name, after K (the keys), P (the writers
+  // nested plain objects had, by field) and H (`Object.hasOwn`); the function's own name tells
+  // writers apart (engines share the code of identical source text)
   const helperNames = Object.keys(helpers) as (keyof WriterHelpers)[];
   const writer = new Function(
     "K",
     "P",
+    "H",
     ...helperNames,
     `return function write${made++}(o){${body}}`,
   )(
     names.slice(),
     [],
+    Object.hasOwn,
     ...helperNames.map((name) => helpers[name]),
   ) as ObjectWriter;
   writers.set(signature, writer);
