@@ -105,5 +105,9 @@ export function createDecodeContext(settings: Settings, owner?: object): DecodeC
 
 /** Writes the options of `settings` (one was assigned) into `context` again. */
 export function applyDecodeSettings(context: DecodeContext, settings: Settings): void {
+  const kept = context.keepDefinitions;
   Object.assign(context, resolveOptions(settings, DECODER), derive(settings, context.records));
+  // a decoder made without `trusted` knows no definition of earlier messages (msgpackr trims its
+  // table at the next `unpack`): those kept while it held are forgotten
+  if (kept && !context.keepDefinitions) context.records.forgetDefinitions();
 }

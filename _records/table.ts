@@ -79,6 +79,14 @@ export class RecordTable {
     this.#undoTypes.length = 0;
   }
 
+  /** Forgets the structures defined inline: each slot holds its shared structure, if any, again. */
+  forgetDefinitions(): void {
+    const types = this.types;
+    for (let i = 0; i < types.length; i++) {
+      if (types[i] !== undefined && !types[i]!.shared) types[i] = undefined;
+    }
+  }
+
   /** Undoes the definitions logged after `mark`, newest first. */
   rollback(mark: number): void {
     const slots = this.#undoSlots;
