@@ -16,7 +16,8 @@ import { DECIMAL_MULTIPLIERS } from "../_format/float32.ts";
 import type { Structure } from "../_core/options.ts";
 import type { ShapeNode, StructureEncoder } from "../_records/structures.ts";
 import { type KeyNode, ShapeTree } from "../_records/shape_tree.ts";
-import { writeTimestamp } from "../_format/timestamp.ts";
+import { writeExactTimestamp, writeTimestamp } from "../_format/timestamp.ts";
+import { TIMESTAMP_BRAND } from "../_core/timestamp.ts";
 import type { EncodeContext } from "./context.ts";
 import { typedArrayCode } from "../_format/typed_array_ext.ts";
 import { encodeUtf8Manually, textEncoder } from "../_strings/utf8.ts";
@@ -1179,6 +1180,17 @@ function writeBuiltIn(value: object): boolean {
     );
   } else if (value instanceof C1Type) {
     target[position++] = 0xc1;
+  } else if (
+    (value as { [TIMESTAMP_BRAND]?: unknown })[TIMESTAMP_BRAND] === true ||
+    (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === "Temporal.Instant"
+  ) {
+    // a Timestamp, or a Temporal.Instant (native or a polyfill) known by its brand, so nothing
+    // is imported and a runtime without Temporal never gets here: their exact nanoseconds in the
+    // smallest timestamp form (docs/wire-format.md, "Timestamps")
+    const nanoseconds = (value as { epochNanoseconds?: unknown }).epochNanoseconds;
+    if (typeof nanoseconds !== "bigint") return false;
+    if (position + 15 > safeEnd) makeRoom(position + 15);
+    position = writeExactTimestamp(target, targetView, position, nanoseconds);
   } else {
     return false;
   }
