@@ -1084,8 +1084,8 @@ const TypedArray = Object.getPrototypeOf(Uint8Array);
 /**
  * Anything that is not a plain object, plain array or plain Map: custom extensions first (newest
  * first), then msgpackr's built-ins (Date, Set, Error, RegExp, ArrayBuffer, typed arrays,
- * DataView, C1), then arrays and Maps of subclasses, then `toJSON`, then functions, and last the
- * object's own properties.
+ * DataView, C1) and ours (Timestamp, Temporal.Instant), then arrays and Maps of subclasses, then
+ * `toJSON`, then functions, and last the object's own properties.
  */
 function writeClassInstance(value: object): void {
   for (let i = 0; i < customEncoders.length; i++) {
@@ -1146,8 +1146,8 @@ function hasBrand(value: object, brandedGetter: (this: never) => unknown): boole
 }
 
 /**
- * msgpackr's built-in classes (docs/wire-format.md, "What the encoder writes" and "moreTypes
- * codes"); false when `value` is none of them.
+ * msgpackr's built-in classes, and Timestamp and Temporal.Instant (docs/wire-format.md, "What the
+ * encoder writes" and "moreTypes codes"); false when `value` is none of them.
  */
 function writeBuiltIn(value: object): boolean {
   if (value instanceof Date) {
