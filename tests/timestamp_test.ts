@@ -33,6 +33,8 @@ import { decodeIter, UnpackrStream } from "../stream.ts";
 import { readBody } from "../http.ts";
 import { decodeToJson, encodeFromJson, inspectBytes } from "../cli.ts";
 import { concatBytes } from "../_core/bytes.ts";
+import { JsonValueStream } from "../_cli/value_stream.ts";
+import { PlainConverter } from "../_cli/plain_json.ts";
 import { runCli, text } from "./_cli.ts";
 import { fromHex, hex } from "./_util.ts";
 
@@ -680,7 +682,7 @@ describe("a timestamp of another length is a DecodeError at its header", () => {
     }
   });
 
-  test("the CLI's decode and inspect, also of a stream that has the header alone", async () => {
+  test("the CLI's decode, inspect and fetch, also of a stream that has the header alone", async () => {
     for (const [text, length] of lengths) {
       assert.throws(() => decodeToJson(fromHex(text)), (error) => {
         assertLengthError(error, length, 0, text);
@@ -691,6 +693,30 @@ describe("a timestamp of another length is a DecodeError at its header", () => {
         inspected.text,
         new RegExp(`error: invalid timestamp extension length ${length} `),
       );
+    }
+    // `msgpackr fetch` prints values as their bytes arrive: the header alone is the error
+    for (const [text, length] of lengths) {
+      const values = new JsonValueStream({
+        structures: null,
+        maxDepth: 1000,
+        pretty: false,
+        converter: (held) => new PlainConverter(held, { mapsAsObjects: false, float32: 0 }),
+      });
+      const bytes = fromHex(text);
+      const header = bytes.subarray(
+        0,
+        bytes[0] === 0xc9 ? 6 : bytes[0] === 0xc8 ? 4 : bytes.length,
+      );
+      let error: unknown = null;
+      for (const chunk of bytewise(header)) {
+        const pushed = values.push(chunk);
+        assert.equal(pushed.json, "");
+        if (pushed.error !== null) {
+          error = pushed.error;
+          break;
+        }
+      }
+      assertLengthError(error, length, 0, `fetch: ${text}`);
     }
     const result = await runCli(["decode"], fromHex("c9 80 00 00 00 ff"));
     assert.equal(result.code, 1);
