@@ -83,6 +83,7 @@ export type { ValueSource } from "./_http/value_source.ts";
 export { Packr } from "./_encode/packr.ts";
 export type { ReusedBuffer } from "./_encode/encoder.ts";
 export { Unpackr } from "./_decode/unpackr.ts";
+export { Timestamp } from "./_core/timestamp.ts";
 export type { MessagePackSource, UnpackWindow } from "./_decode/unpack.ts";
 export type { Extension, ExtensionClass } from "./_core/extensions.ts";
 export type { PackrStreamOptions } from "./_stream/chunk_encoder.ts";

@@ -6,19 +6,22 @@
 // ("2024-01-31T12:00:00.000Z", "2024-01-31T12:00:00.123456789Z"). Years outside 0000..9999 take
 // the six-digit signed form of `Date.prototype.toISOString` ("+010000-01-01T00:00:00.000Z").
 
+import { timestampText } from "../_core/timestamp.ts";
+
 /** Seconds a `Date` can hold, on either side of 1970 (its range is ±8.64e15 ms). */
 const DATE_SECONDS = 8640000000000n;
 
 const ISO = /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z$/;
 
-/** The ISO text of a timestamp, or `null` outside the range of a `Date` or past 999999999 ns. */
+/**
+ * The ISO text of a timestamp (the library's `Timestamp` text, with 3 fraction digits for whole
+ * milliseconds), or `null` outside the range of a `Date`, which {@linkcode parseTimestampIso}
+ * reads back, or past 999999999 ns.
+ */
 export function timestampIso(seconds: bigint, nanoseconds: number): string | null {
   if (seconds <= -DATE_SECONDS || seconds >= DATE_SECONDS || nanoseconds >= 1e9) return null;
-  const iso = new Date(Number(seconds) * 1000).toISOString();
-  const fraction = nanoseconds % 1000000 === 0
-    ? String(nanoseconds / 1000000).padStart(3, "0")
-    : String(nanoseconds).padStart(9, "0");
-  return `${iso.slice(0, -5)}.${fraction}Z`;
+  const text = timestampText(seconds, nanoseconds);
+  return nanoseconds % 1000000 === 0 ? `${text.slice(0, -7)}Z` : text;
 }
 
 /**

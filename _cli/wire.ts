@@ -18,6 +18,7 @@
 // understood; any other extension is just its payload.
 
 import { decodeBigIntPayload } from "../_format/bigint_ext.ts";
+import { isTimestampLength, timestampParts } from "../_format/timestamp.ts";
 import { decodeWtf8 } from "./text.ts";
 import { DecodeError, IncompleteDataError } from "../_core/errors.ts";
 import type { Structure } from "../_core/options.ts";
@@ -246,10 +247,13 @@ class WireDialect implements TokenDialect {
 
   /**
    * Bundles, structured-clone ids, Set, Error and RegExp are tags; the rest is payload. An id or
-   * pointer other than 4 bytes ends the walk (the reader says why).
+   * pointer other than 4 bytes, or a timestamp of another length than 4, 8, 12 or 1, ends the
+   * walk at its header (the reader or the walker says why).
    */
   extension(type: number, length: number): number {
     switch (type) {
+      case 0xff:
+        return isTimestampLength(length) ? PAYLOAD_EXT : BAD_EXT;
       case 0x62:
         return BUNDLE_EXT;
       case 0x69:
@@ -583,7 +587,17 @@ export class WireWalker {
         break;
       case EXT_TOKEN:
       case TAG_TOKEN:
-        node = this.#ext(this.#add("ext", format, offset), tokens.headerEnd, tokens.count);
+        node = this.#add("ext", format, offset);
+        if (tokens.failure === INVALID && this.#b[tokens.headerEnd - 1] === 0xff) {
+          // a timestamp of a wrong length: reported below, before its payload is read or
+          // waited for
+          node.extType = 0xff;
+          node.count = tokens.count;
+          node.headerEnd = tokens.headerEnd;
+          container = false;
+          break;
+        }
+        node = this.#ext(node, tokens.headerEnd, tokens.count);
         container = node.children !== null;
         break;
       case RECORD_TOKEN: {
@@ -858,20 +872,11 @@ export class WireWalker {
     (node as { kind: WireKind }).kind = kind;
   }
 
+  /** The fields of a timestamp payload; null for msgpackr's 1-byte invalid Date. */
   #timestamp(start: number, count: number): TimestampValue | null {
-    const view = this.#view;
-    if (count === 4) return { seconds: BigInt(view.getUint32(start)), nanoseconds: 0 };
-    if (count === 8) {
-      const high = view.getUint32(start);
-      return {
-        seconds: (BigInt(high & 3) << 32n) + BigInt(view.getUint32(start + 4)),
-        nanoseconds: high >>> 2,
-      };
-    }
-    if (count === 12) {
-      return { seconds: view.getBigInt64(start + 4), nanoseconds: view.getUint32(start) };
-    }
-    return null;
+    if (count === 1) return null;
+    const [seconds, nanoseconds] = timestampParts(this.#b, start, count);
+    return { seconds, nanoseconds };
   }
 
   // ---- string bundles --------------------------------------------------------------------------

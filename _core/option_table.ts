@@ -63,6 +63,7 @@ export const OPTIONS = {
   ],
   useFloat32: [BOTH_LIVE, 0],
   int64AsType: [DECODER_LIVE, "bigint"],
+  timestamps: [DECODER_LIVE, "date"],
   int64AsNumber: [DECODER, false],
   copyBuffers: [DECODER_LIVE, false],
   structuredClone: [BOTH_LIVE],

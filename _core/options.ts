@@ -101,6 +101,14 @@ export interface UnpackrOptions {
    */
   int64AsType?: Int64Type;
   /**
+   * What timestamps (ext -1) decode to: `"date"`, the `Date` of the millisecond that holds the
+   * instant (toward the past, also before 1970); `"timestamp"`, a {@linkcode Timestamp} with the
+   * exact seconds and nanoseconds (nanoseconds beyond 999999999 are then a `DecodeError`).
+   * msgpackr's invalid-Date marker (`d4 ff ff`) is an invalid Date either way.
+   * @default {"date"}
+   */
+  timestamps?: "date" | "timestamp";
+  /**
    * Decode 64-bit integers as numbers (may lose precision beyond 2^53).
    * @deprecated Use `int64AsType: "number"`.
    */

@@ -9,6 +9,7 @@ import {
   type Settings,
 } from "../_core/option_table.ts";
 import type { RecordTable } from "../_records/table.ts";
+import type { timestampOfPayload } from "../_core/timestamp.ts";
 import { disabledExtensionsOf } from "./extension_policy.ts";
 import { createRecordTable } from "./decoder.ts";
 
@@ -28,6 +29,8 @@ interface DerivedFlags {
   int64: Int64Mode;
   /** `useFloat32` is `DECIMAL_ROUND` or `DECIMAL_FIT`: float32 values are rounded. */
   roundFloat32: boolean;
+  /** `timestamps: "timestamp"`: timestamps decode by {@linkcode DecodeContext.readTimestamp}. */
+  exactTimestamps: boolean;
   /**
    * Built-in extensions this decoder refuses (`structuredClone: false`, `plainDataOnly`), a bit
    * mask of `_decode/extension_policy.ts`; 0 for none.
@@ -50,13 +53,27 @@ interface DerivedFlags {
 export interface DecodeContext extends ResolvedOptions<typeof DECODER>, DerivedFlags {
   readonly records: RecordTable;
   extensions: ExtensionRegistry;
+  /**
+   * How `timestamps: "timestamp"` decodes a timestamp payload into a `Timestamp`, given by the
+   * decoders that take options (`Unpackr`, the streams), so that the exported `unpack` does not
+   * ship the class; null in its context, which has no options.
+   */
+  readonly readTimestamp: typeof timestampOfPayload | null;
 }
 
-function derive(settings: Settings, records: RecordTable): DerivedFlags {
+function derive(
+  settings: Settings,
+  records: RecordTable,
+  readTimestamp: typeof timestampOfPayload | null,
+): DerivedFlags {
   // msgpackr's deprecated `int64AsNumber` (an Unpackr turns it into `int64AsType` when made)
   const int64Type = settings.int64AsType ?? (settings.int64AsNumber ? "number" : "bigint");
   if (!Object.hasOwn(INT64_MODES, int64Type)) {
     throw new TypeError(`Unknown int64AsType "${int64Type}"`);
+  }
+  const timestamps = settings.timestamps ?? "date";
+  if (timestamps !== "date" && (timestamps !== "timestamp" || readTimestamp === null)) {
+    throw new TypeError(`Unknown timestamps "${timestamps}"`);
   }
   const sequential = settings.sequential === true;
   // msgpackr: only a decoder with a table keeps definitions, and `sequential` sets `trusted`
@@ -64,6 +81,7 @@ function derive(settings: Settings, records: RecordTable): DerivedFlags {
   const hasTable = records.shared !== null || records.getStructures !== null || sequential;
   return {
     int64: INT64_MODES[int64Type],
+    exactTimestamps: timestamps === "timestamp",
     roundFloat32: (settings.useFloat32 ?? 0) > 2,
     disabledExtensions: disabledExtensionsOf(settings),
     keepDefinitions: hasTable && (!!settings.trusted || (sequential && settings.trusted !== false)),
@@ -83,9 +101,14 @@ export function decodeContextOf(decoder: object): DecodeContext {
 
 /**
  * A decode context for `settings`, with a record table of its own and the global extensions;
- * `owner` (an Unpackr) can then find it with {@linkcode decodeContextOf}.
+ * `owner` (an Unpackr) can then find it with {@linkcode decodeContextOf}. `readTimestamp` is how
+ * `timestamps: "timestamp"` decodes (without it, that option is refused).
  */
-export function createDecodeContext(settings: Settings, owner?: object): DecodeContext {
+export function createDecodeContext(
+  settings: Settings,
+  owner?: object,
+  readTimestamp: typeof timestampOfPayload | null = null,
+): DecodeContext {
   const records = createRecordTable(
     settings.structures ?? null,
     settings.getStructures ?? null,
@@ -95,9 +118,10 @@ export function createDecodeContext(settings: Settings, owner?: object): DecodeC
   // the spread makes a fast object of the resolved options (see `resolveOptions`)
   const context = {
     ...resolveOptions(settings, DECODER),
-    ...derive(settings, records),
+    ...derive(settings, records, readTimestamp),
     records,
     extensions: globalExtensions,
+    readTimestamp,
   } as DecodeContext;
   if (owner !== undefined) contexts.set(owner, context);
   return context;
@@ -106,7 +130,11 @@ export function createDecodeContext(settings: Settings, owner?: object): DecodeC
 /** Writes the options of `settings` (one was assigned) into `context` again. */
 export function applyDecodeSettings(context: DecodeContext, settings: Settings): void {
   const kept = context.keepDefinitions;
-  Object.assign(context, resolveOptions(settings, DECODER), derive(settings, context.records));
+  Object.assign(
+    context,
+    resolveOptions(settings, DECODER),
+    derive(settings, context.records, context.readTimestamp),
+  );
   // a decoder made without `trusted` knows no definition of earlier messages (msgpackr trims its
   // table at the next `unpack`): those kept while it held are forgotten
   if (kept && !context.keepDefinitions) context.records.forgetDefinitions();

@@ -48,7 +48,11 @@ import {
 import { RecordTable } from "../_records/table.ts";
 import { decodeBigIntPayload } from "../_format/bigint_ext.ts";
 import { disabledExtension } from "./extension_policy.ts";
-import { decodeTimestamp } from "../_format/timestamp.ts";
+import {
+  decodeTimestamp,
+  isTimestampLength,
+  timestampLengthProblem,
+} from "../_format/timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "../_format/typed_array_ext.ts";
 import { decodeString, decodeStringStrict } from "../_strings/utf8.ts";
 import { EAGER_VIEW_MIN_INPUT, shortWordAt, wordAt } from "../_core/bytes.ts";
@@ -981,7 +985,17 @@ function readFixExt1(headerOffset: number): unknown {
 
 /** An ext of `length` payload bytes; `position` is at its type byte. */
 function readExtension(length: number, headerOffset: number): unknown {
-  if (length + 1 > srcEnd - position) throw incomplete(position + 1 + length);
+  if (length + 1 > srcEnd - position) {
+    // a timestamp's header says all there is to judge: a wrong length is refused before its
+    // payload is waited for (a stream fed `c9 80 00 00 00 ff` does not wait for 2 GiB)
+    if (
+      position < srcEnd && src[position] === 0xff && extensionDecoders[0xff] === undefined &&
+      !isTimestampLength(length)
+    ) {
+      throw invalid(timestampLengthProblem(length), headerOffset);
+    }
+    throw incomplete(position + 1 + length);
+  }
   const type = src[position++];
   const start = position;
   position += length;
@@ -991,7 +1005,10 @@ function readExtension(length: number, headerOffset: number): unknown {
     case 0x00: // undefined (the notepack convention)
       return undefined;
     case 0xff: // timestamp
-      return decodeTimestamp(src, start, length);
+      if (!isTimestampLength(length)) throw invalid(timestampLengthProblem(length), headerOffset);
+      return context.exactTimestamps && length !== 1
+        ? context.readTimestamp!(src, start, length, headerOffset)
+        : decodeTimestamp(src, start, length);
     case 0x42: // "B": bigint beyond 64 bits
       return decodeBigIntPayload(src, start, length);
     case 0x62: // "b": string bundle

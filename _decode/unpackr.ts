@@ -20,6 +20,7 @@ import type { ConstructionOption, Structure, UnpackrOptions } from "../_core/opt
 import { DECODER, defineOptionAccessors, type Settings } from "../_core/option_table.ts";
 import { toBytes } from "../_core/bytes.ts";
 import { markSharedLength } from "../_records/table.ts";
+import { timestampOfPayload } from "../_core/timestamp.ts";
 
 let settingsOf: (unpackr: Unpackr) => Settings;
 
@@ -84,7 +85,7 @@ export class Unpackr {
     // msgpackr turns the deprecated flag into `int64AsType` once, here
     if (options.int64AsNumber) settings.int64AsType = "number";
     this.#settings = settings;
-    this.#context = createDecodeContext(settings, this);
+    this.#context = createDecodeContext(settings, this, timestampOfPayload);
     // Detached methods keep this instance (`const { unpack } = unpackr`, as msgpackr code
     // writes): each is also an own property, made once here, calling what the prototype method
     // calls. A method a subclass overrides is bound instead.

@@ -16,7 +16,8 @@ import { DECIMAL_MULTIPLIERS } from "../_format/float32.ts";
 import type { Structure } from "../_core/options.ts";
 import type { ShapeNode, StructureEncoder } from "../_records/structures.ts";
 import { type KeyNode, ShapeTree } from "../_records/shape_tree.ts";
-import { writeTimestamp } from "../_format/timestamp.ts";
+import { writeExactTimestamp, writeTimestamp } from "../_format/timestamp.ts";
+import { TIMESTAMP_BRAND } from "../_core/timestamp.ts";
 import type { EncodeContext } from "./context.ts";
 import { typedArrayCode } from "../_format/typed_array_ext.ts";
 import { encodeUtf8Manually, textEncoder } from "../_strings/utf8.ts";
@@ -1099,8 +1100,8 @@ const TypedArray = Object.getPrototypeOf(Uint8Array);
 /**
  * Anything that is not a plain object, plain array or plain Map: custom extensions first (newest
  * first), then msgpackr's built-ins (Date, Set, Error, RegExp, ArrayBuffer, typed arrays,
- * DataView, C1), then arrays and Maps of subclasses, then `toJSON`, then functions, and last the
- * object's own properties.
+ * DataView, C1) and ours (Timestamp, Temporal.Instant), then arrays and Maps of subclasses, then
+ * `toJSON`, then functions, and last the object's own properties.
  */
 function writeClassInstance(value: object): void {
   for (let i = 0; i < customEncoders.length; i++) {
@@ -1161,8 +1162,8 @@ function hasBrand(value: object, brandedGetter: (this: never) => unknown): boole
 }
 
 /**
- * msgpackr's built-in classes (docs/wire-format.md, "What the encoder writes" and "moreTypes
- * codes"); false when `value` is none of them.
+ * msgpackr's built-in classes, and Timestamp and Temporal.Instant (docs/wire-format.md, "What the
+ * encoder writes" and "moreTypes codes"); false when `value` is none of them.
  */
 function writeBuiltIn(value: object): boolean {
   if (value instanceof Date) {
@@ -1195,6 +1196,17 @@ function writeBuiltIn(value: object): boolean {
     );
   } else if (value instanceof C1Type) {
     target[position++] = 0xc1;
+  } else if (
+    (value as { [TIMESTAMP_BRAND]?: unknown })[TIMESTAMP_BRAND] === true ||
+    (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === "Temporal.Instant"
+  ) {
+    // a Timestamp, or a Temporal.Instant (native or a polyfill) known by its brand, so nothing
+    // is imported and a runtime without Temporal never gets here: their exact nanoseconds in the
+    // smallest timestamp form (docs/wire-format.md, "Timestamps")
+    const nanoseconds = (value as { epochNanoseconds?: unknown }).epochNanoseconds;
+    if (typeof nanoseconds !== "bigint") return false;
+    if (position + 15 > safeEnd) makeRoom(position + 15);
+    position = writeExactTimestamp(target, targetView, position, nanoseconds);
   } else {
     return false;
   }

@@ -43,6 +43,7 @@ import {
   TOKEN_KIND,
   uint32At,
 } from "./tokens.ts";
+import { isTimestampLength, timestampLengthProblem } from "./timestamp.ts";
 
 /** Walk status: the value continues past the bytes given; see {@linkcode TokenWalker.needEnd}. */
 export const NEED_MORE = 0;
@@ -555,7 +556,10 @@ export class TokenWalker {
           } else if (role === BAD_EXT) {
             kind = EXT_TOKEN;
             failed = INVALID;
-            problem = `Extension type ${extType} cannot be read here`;
+            // a timestamp's length is judged from its header, before its payload arrives
+            problem = extType === 0xff && !isTimestampLength(count)
+              ? timestampLengthProblem(count)
+              : `Extension type ${extType} cannot be read here`;
             problemAt = offset;
           }
           pos = extensionStart + count;

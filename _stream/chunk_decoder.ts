@@ -25,6 +25,7 @@ import type { UnpackrOptions } from "../_core/options.ts";
 import type { Unpackr } from "../_decode/unpackr.ts";
 import { createDecodeContext, type DecodeContext, decodeContextOf } from "../_decode/context.ts";
 import { COMPLETE, NEED_MORE, ValueScanner } from "./value_scanner.ts";
+import { timestampOfPayload } from "../_core/timestamp.ts";
 
 /** Default bound on the bytes held for an incomplete value: 64 MiB, as msgpackr. */
 export const DEFAULT_MAX_INCOMPLETE_BUFFER_SIZE = 0x4000000;
@@ -129,9 +130,11 @@ export class ChunkDecoder {
       );
     }
     this.#maxHeld = maxHeld;
-    this.#context = unpackr !== undefined
-      ? decodeContextOf(unpackr)
-      : createDecodeContext({ ...unpackrOptions, sequential: true });
+    this.#context = unpackr !== undefined ? decodeContextOf(unpackr) : createDecodeContext(
+      { ...unpackrOptions, sequential: true },
+      undefined,
+      timestampOfPayload,
+    );
   }
 
   /** Bytes held for a value that has not ended yet. */

@@ -15,6 +15,7 @@
 import type { DecodeContext } from "../_decode/context.ts";
 import { disabledExtension } from "../_decode/extension_policy.ts";
 import type { Extension } from "../_core/extensions.ts";
+import { isTimestampLength } from "../_format/timestamp.ts";
 import type { RecordTable } from "../_records/table.ts";
 import {
   BAD_EXT,
@@ -133,8 +134,9 @@ export class ValueScanner implements TokenDialect {
     // what the decoder refuses (`structuredClone: false`, `plainDataOnly`) is its to report
     if (disabledExtension(type, this.#disabledExtensions) !== null) return BAD_EXT;
     switch (type) {
+      case 0xff: // timestamp: a wrong length is an error at its header, not a wait for its bytes
+        return isTimestampLength(length) ? PAYLOAD_EXT : BAD_EXT;
       case 0x00: // undefined
-      case 0xff: // timestamp
       case 0x42: // "B" big integer
       case 0x70: // "p" pointer
       case 0x74: // "t" typed array

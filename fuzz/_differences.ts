@@ -94,21 +94,36 @@ function sharedStructuresOf(input: DifferentialCase): unknown[] | null {
 }
 
 /**
- * msgpackr with the value-level differences of the table taken away: it keeps BOMs, and reads a
- * 12-byte timestamp whose nanoseconds have the top bit set as we do (every other timestamp is
- * still msgpackr's, decoded by msgpackrJs). Rows that rerun msgpackr in another way use it, so
- * that a case that also holds one of those differences is explained.
+ * msgpackr with the value-level differences of the table taken away: it keeps BOMs, and reads
+ * timestamps of 4, 8 and 12 bytes as we do (the millisecond that holds the instant, all 64 bits
+ * of the seconds, unsigned nanoseconds; timestamps of other lengths are still msgpackr's, decoded
+ * by msgpackrJs). Rows that rerun msgpackr in another way use it, so that a case that also holds
+ * one of those differences is explained.
  */
 const msgpackrJsLikeUs = loadMsgpackrJs(true);
 msgpackrJsLikeUs.addExtension(
   {
     type: 0xff,
     unpack: (data: Uint8Array) =>
-      data.length === 12 && data[0] >= 0x80
-        ? decodeTimestamp(data, 0, 12)
+      data.length === 4 || data.length === 8 || data.length === 12
+        ? decodeTimestamp(data, 0, data.length)
         : msgpackrJs.unpack(Uint8Array.of(0xc7, data.length, 0xff, ...data)),
   } as unknown as Parameters<typeof msgpackrJs.addExtension>[0],
 );
+
+/** A timestamp of 4, 8 or 12 bytes (`d6 ff`, `d7 ff`, `c7 0c ff`) anywhere in the bytes. */
+function hasTimestamp(bytes: Uint8Array): boolean {
+  for (let i = 0; i + 2 < bytes.length; i++) {
+    const token = bytes[i];
+    if (
+      ((token === 0xd6 || token === 0xd7) && bytes[i + 1] === 0xff) ||
+      (token === 0xc7 && bytes[i + 1] === 0x0c && bytes[i + 2] === 0xff)
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
 
 /** An ext "B" with an empty payload (`c7 00 42`, `c8 00 00 42`, `c9 00 00 00 00 42`). */
 function hasEmptyBigInt(bytes: Uint8Array): boolean {
@@ -198,6 +213,36 @@ export const DIFFERENCES: readonly Difference[] = [
     matches: (input) =>
       hasSignedNanoseconds(input.bytes) &&
       sameOutcome(input.ours, rerun(input, msgpackrJsLikeUs)),
+  },
+  {
+    name: "timestamp to the millisecond that holds it",
+    sides: ["values differ"],
+    why: "A timestamp whose instant is not a whole millisecond: msgpackr computes " +
+      "`seconds * 1000 + ns / 1e6` in float64, which rounds up to the next millisecond near a " +
+      "whole second and goes toward 1970 before it (-1 s + 999999999 ns is Date(0)); we give the " +
+      'millisecond that holds the instant (docs/wire-format.md, "Timestamps"). msgpackr also ' +
+      "reads 48 of the 64 bits of a 12-byte timestamp's seconds, so seconds beyond ±2^48 can " +
+      "become a valid Date; for us they are outside a Date's range, an invalid Date. Recognized " +
+      "by msgpackr agreeing with us once its timestamps decode as ours (and the input has one).",
+    intended: true,
+    example: { config: "plain", hex: "c70cff3b9ac9ffffffffffffffffff" },
+    matches: (input) =>
+      hasTimestamp(input.bytes) && sameOutcome(input.ours, rerun(input, msgpackrJsLikeUs)),
+  },
+  {
+    name: "timestamp of another length than 4, 8, 12 or 1",
+    sides: ["ours fails"],
+    why: "A timestamp extension (type -1) of another payload length is no timestamp: msgpackr " +
+      "returns an invalid Date for it (and waits for all of its bytes first); we refuse it at its " +
+      "header with a DecodeError naming the length, before its payload is read or waited for, " +
+      "as Go's and Python's msgpack refuse it " +
+      '(docs/wire-format.md, "Timestamps"). The 1-byte form is msgpackr\'s invalid Date.',
+    intended: true,
+    example: { config: "plain", hex: "c705ff0000000000" },
+    matches: (input) => {
+      const error = ourError(input, /^Invalid timestamp extension length \d+/);
+      return error !== null && extTypeAt(input.bytes, error.offset) === 0xff;
+    },
   },
   {
     name: "Set, Error or RegExp tag not followed by an array",

@@ -14,6 +14,7 @@ import {
   IncompleteDataError,
   pack,
   Packr,
+  Timestamp,
   unpack,
   Unpackr,
 } from "../mod.ts";
@@ -52,9 +53,9 @@ function sharedStructures(count: number): string[][] {
 /**
  * Decoders with every kind of configuration: plain and record decoders, maps as objects or Maps,
  * shared structures (one- and two-byte ids, `getStructures`), sequential, freezeData, int64 modes,
- * float32 rounding, copyBuffers, arrays as map keys, no compiled readers, a small maxDepth,
- * `structuredClone: false`, `plainDataOnly`, custom extensions that decode their payload again, and
- * `unpackMultiple`. Instances are fresh on every call (a sequential decoder keeps definitions), so
+ * timestamps as Timestamps, float32 rounding, copyBuffers, arrays as map keys, no compiled
+ * readers, a small maxDepth, `structuredClone: false`, `plainDataOnly`, custom extensions that
+ * decode their payload again, and `unpackMultiple`. Instances are fresh on every call (a sequential decoder keeps definitions), so
  * a failing input reproduces on its own.
  */
 export function decodeTargets(): DecodeTarget[] {
@@ -78,6 +79,7 @@ export function decodeTargets(): DecodeTarget[] {
     ["Unpackr({freezeData})", new Unpackr({ freezeData: true, mapsAsObjects: true })],
     ["Unpackr({int64AsType: string})", new Unpackr({ int64AsType: "string" })],
     ["Unpackr({int64AsType: auto})", new Unpackr({ int64AsType: "auto" })],
+    ["Unpackr({timestamps: timestamp})", new Unpackr({ timestamps: "timestamp" })],
     ["Unpackr({useFloat32: DECIMAL_ROUND})", new Unpackr({ useFloat32: 3 })],
     ["Unpackr({copyBuffers})", new Unpackr({ copyBuffers: true })],
     [
@@ -211,6 +213,7 @@ const ALLOWED_PROTOTYPES = new Set<object | null>([
   ArrayBuffer.prototype,
   DataView.prototype,
   C1Type.prototype,
+  Timestamp.prototype,
   ...TYPED_ARRAYS.map((type) => type.prototype),
 ]);
 if (typeof AggregateError === "function") ALLOWED_PROTOTYPES.add(AggregateError.prototype);

@@ -15,7 +15,7 @@
  *   user (`exports`, `sideEffects`, `browser`): see `scripts/_bundle.ts`.
  * - Each program is one import and a use that keeps it alive (`globalThis.kept = unpack`).
  * - KB is 1,000 bytes, in the budgets and in the table.
- * - Budgets: `pack` within 25 KB / 8 KB; every other entry at its size of today with a small
+ * - Budgets: `pack` within 25 KB / 8.3 KB; every other entry at its size of today with a small
  *   margin, so that a change that makes a page load more fails CI unless its budget is raised on
  *   purpose (and the README's Browser section says so).
  * - `--json` prints the measurements as one JSON object ({@linkcode Report}) instead of the table.
@@ -75,32 +75,32 @@ const ENTRIES: readonly Entry[] = [
     name: "pack",
     program: `import { pack } from "@x/msgpackr/pack"`,
     minKB: 25,
-    gzipKB: 8,
+    gzipKB: 8.3,
   },
   {
     name: "no-eval-stream",
     program: `import { UnpackrStream } from "@x/msgpackr/no-eval"`,
-    minKB: 85,
-    gzipKB: 17.2,
+    minKB: 86.5,
+    gzipKB: 18,
   },
   {
     name: "msgpackr.js",
     file: "dist/msgpackr.js",
     modulesOf: `import * as all from "@x/msgpackr"`,
-    minKB: 76.5,
-    gzipKB: 27.5,
+    minKB: 78.5,
+    gzipKB: 28.5,
   },
   {
     name: "all",
     program: `import * as all from "@x/msgpackr"`,
-    minKB: 76.5,
-    gzipKB: 27.5,
+    minKB: 78.5,
+    gzipKB: 28.5,
   },
   {
     name: "decode-iter",
     program: `import { decodeIter } from "@x/msgpackr/stream"`,
-    minKB: 43,
-    gzipKB: 16.5,
+    minKB: 45.5,
+    gzipKB: 17.2,
   },
   {
     name: "packr-stream",
@@ -118,8 +118,8 @@ const ENTRIES: readonly Entry[] = [
     name: "msgpackr-no-eval.js",
     file: "dist/msgpackr-no-eval.js",
     modulesOf: `import * as all from "@x/msgpackr/no-eval"`,
-    minKB: 119,
-    gzipKB: 28.5,
+    minKB: 120.5,
+    gzipKB: 29.5,
   },
 ];
 

@@ -17,6 +17,11 @@
 //   posting to our Deno.serve / Bun.serve handler built with readBody and respond.
 // - `msgpackr decode` of Go's bytes prints what `encoding/json` prints for the same value, with
 //   time.Time and []byte as the tool's documented `timestamp` and `bin` tags.
+// - time.Time to the nanosecond both ways, in every era (before 1970, past 2106 and 2514, beyond
+//   a Date's years, near the ends of int64 seconds): Go writes the spec's smallest form, which
+//   `timestamps: "timestamp"` decodes to Go's seconds and nanoseconds and `pack` writes back byte
+//   for byte; Go unmarshals our Timestamps (and Temporal.Instants) to the same instant; both
+//   refuse a timestamp of another length.
 //
 // Go writes the members of a map in random order (encoding/json sorts them), so members are
 // compared by name.
@@ -28,7 +33,7 @@ import { accessSync, constants, existsSync, mkdtempSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { FLOAT32_OPTIONS, pack, Packr, unpack, Unpackr } from "../mod.ts";
+import { FLOAT32_OPTIONS, pack, Packr, Timestamp, unpack, Unpackr } from "../mod.ts";
 import { decodeIter, UnpackrStream } from "../stream.ts";
 import { fetchValue, fetchValues, HttpError, readBody, respond } from "../http.ts";
 import { concatBytes } from "../_core/bytes.ts";
@@ -36,7 +41,7 @@ import { ROOT, runCli, text } from "./_cli.ts";
 import { type Exact, parseExact } from "./_exact_json.ts";
 import { serve } from "./_http.ts";
 import { run, start } from "./_process.ts";
-import { base64Bytes, base64Text } from "./_util.ts";
+import { base64Bytes, base64Text, fromHex, hex } from "./_util.ts";
 
 const GO = "/usr/bin/go";
 /** What the README tells a user to decode another service's MessagePack with. */
@@ -248,6 +253,142 @@ describe("Go's msgpack as the producer", () => {
       assert.equal(values.length, corpus.length);
       corpus.forEach((entry, i) => assertMeans(values[i], entry.json, entry.name));
     }
+  });
+});
+
+// ---- time.Time to the nanosecond --------------------------------------------------------------
+
+interface GoTime {
+  name: string;
+  seconds: bigint;
+  nanoseconds: number;
+  /** Go's `Format` in UTC with 9 fraction digits. */
+  text: string;
+  bytes: Uint8Array;
+}
+
+const goTimes: GoTime[] = parseExact(
+  execFileSync(PEER, ["times"], { encoding: "utf8" }),
+).map((line) => {
+  const entry = membersOf(line, "times");
+  return {
+    name: entry.get("name") as string,
+    seconds: BigInt(entry.get("seconds") as string),
+    nanoseconds: Number(entry.get("nanoseconds")),
+    text: entry.get("text") as string,
+    bytes: base64Bytes(entry.get("msgpack") as string),
+  };
+});
+
+/** The spec's smallest timestamp header for an instant: `d6 ff`, `d7 ff` or `c7 0c ff`. */
+function smallestHeader(seconds: bigint, nanoseconds: number): string {
+  if (nanoseconds === 0 && seconds >= 0n && seconds < 2n ** 32n) return "d6 ff";
+  return seconds >= 0n && seconds < 2n ** 34n ? "d7 ff" : "c7 0c ff";
+}
+
+/** Our ISO text with Go's year: no `+`, no zeros padded past four digits. */
+function goYearText(text: string): string {
+  return text.replace(/^([+-])0*(\d{4,})/, (_, sign, digits) => (sign === "-" ? "-" : "") + digits);
+}
+
+describe("Go's time.Time with nanoseconds, both ways", () => {
+  const exact = new Unpackr({ timestamps: "timestamp" });
+
+  test("Go writes the spec's smallest form, in every era", () => {
+    assert.ok(goTimes.length >= 15, `${goTimes.length} times`);
+    assert.ok(goTimes.some((time) => time.seconds < 0n && time.nanoseconds > 0));
+    assert.ok(goTimes.some((time) => time.seconds > 2n ** 34n));
+    assert.ok(goTimes.some((time) => time.seconds > 8640000000000n)); // beyond a Date
+    for (const time of goTimes) {
+      const header = smallestHeader(time.seconds, time.nanoseconds);
+      assert.ok(hex(time.bytes).startsWith(header + " "), `${time.name}: ${hex(time.bytes)}`);
+    }
+  });
+
+  test("timestamps: \"timestamp\" gives Go's instant, and packs Go's bytes back", () => {
+    for (const time of goTimes) {
+      const value = exact.unpack(time.bytes);
+      assert.ok(value instanceof Timestamp, time.name);
+      assert.equal(value.seconds, time.seconds, time.name);
+      assert.equal(value.nanoseconds, time.nanoseconds, time.name);
+      assert.equal(goYearText(value.toString()), time.text, time.name);
+      assert.equal(hex(pack(value)), hex(time.bytes), `${time.name}: byte for byte`);
+      // in a map (de 00 01 a2 61 74, then the value)
+      assert.equal(hex(FOR_OTHER_SERVICES.pack({ at: value }).subarray(6)), hex(time.bytes));
+      // the default Date: the millisecond that holds the instant, or an invalid Date beyond
+      const date = unpack(time.bytes) as Date;
+      const millis = time.seconds * 1000n + BigInt(Math.floor(time.nanoseconds / 1e6));
+      if (millis >= -(8640000000000n * 1000n) && millis <= 8640000000000n * 1000n) {
+        assert.equal(date.getTime(), Number(millis), time.name);
+      } else {
+        assert.ok(Number.isNaN(date.getTime()), time.name);
+      }
+    }
+    // a struct of Go's, and in a stream one byte at a time
+    const times = new Unpackr({ ...FROM_OTHER_SERVICES, timestamps: "timestamp" }).unpack(
+      caseNamed("times").bytes,
+    );
+    assert.equal(String(times.nanos), "2023-11-14T22:13:20.123456789Z");
+    assert.equal(String(times.before), "1969-12-31T23:59:58.500000000Z");
+    assert.equal(String(times.far), "2500-01-02T03:04:05.000000006Z");
+    const all = concatBytes(goTimes.map((time) => time.bytes));
+    const bytewise = [...all].map((byte) => Uint8Array.of(byte));
+    const iterated = [...decodeIter(bytewise, { timestamps: "timestamp" })] as Timestamp[];
+    assert.deepEqual(
+      iterated.map((value) => [value.seconds, value.nanoseconds]),
+      goTimes.map((time) => [time.seconds, time.nanoseconds]),
+    );
+  });
+
+  test("Go unmarshals our Timestamps and Temporal.Instants to the same instant", async () => {
+    const instants = [
+      ...goTimes.map((time) => [time.seconds, time.nanoseconds] as const),
+      [-(2n ** 63n), 0] as const, // where Go's Format wraps, its Unix() does not
+      [-(2n ** 63n), 999999999] as const,
+      [-62135596801n, 999999999] as const, // the last nanosecond before year 1
+    ];
+    const temporal = (globalThis as {
+      Temporal?: { Instant: { fromEpochNanoseconds(ns: bigint): unknown } };
+    }).Temporal;
+    const items = instants.map(([seconds, nanoseconds]) => ({
+      type: "Time",
+      bytes: pack(new Timestamp(seconds, nanoseconds)),
+    }));
+    const inRange = instants.filter(([seconds]) =>
+      seconds >= -8640000000000n && seconds < 8640000000000n
+    );
+    if (temporal !== undefined) {
+      for (const [seconds, nanoseconds] of inRange) {
+        const instant = temporal.Instant.fromEpochNanoseconds(
+          seconds * 1000000000n + BigInt(nanoseconds),
+        );
+        items.push({ type: "Time", bytes: pack(instant) });
+      }
+    }
+    const results = await goDecodes(items);
+    const expected = temporal !== undefined ? [...instants, ...inRange] : instants;
+    assert.equal(results.length, expected.length);
+    results.forEach((result, i) => {
+      const [seconds, nanoseconds] = expected[i];
+      assert.ok("json" in result, "error" in result ? result.error : "");
+      const members = membersOf(result.json, "time");
+      assert.equal(members.get("seconds"), String(seconds), `${seconds} s`);
+      assert.equal(members.get("nanoseconds"), BigInt(nanoseconds), `${seconds} s`);
+    });
+  });
+
+  test("Go refuses a timestamp of another length, as we do", async () => {
+    const bad = ["c7 05 ff 00 00 00 00 00", "d8 ff" + " 00".repeat(16), "c7 00 ff"];
+    const results = await goDecodes(bad.map((text) => ({ type: "Time", bytes: fromHex(text) })));
+    bad.forEach((text, i) => {
+      const result = results[i];
+      assert.ok("error" in result, text);
+      assert.match(result.error, /invalid ext len=\d+ decoding time/);
+      assert.throws(
+        () => unpack(fromHex(text)),
+        /^DecodeError: Invalid timestamp extension length/,
+      );
+    });
   });
 });
 

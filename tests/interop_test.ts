@@ -340,34 +340,58 @@ describe("decoding malformed or unusual standard data like msgpackr", () => {
     for (const text of encodings) assertDecodesLikeMsgpackr({ useRecords: false }, fromHex(text));
   });
 
-  test("unpack() reads every timestamp payload as msgpackr does", () => {
-    const encodings = [
+  test("unpack() reads timestamps as msgpackr does, but for its rounding and its errors", () => {
+    const same = [
       "d6 ff 00 00 00 00",
       "d6 ff ff ff ff ff",
       "d6 ff 80 00 00 00",
       "d7 ff 00 00 00 00 00 00 00 00",
-      "d7 ff ee 6b 27 fc ff ff ff ff", // 999999999 ns
       "d7 ff ff ff ff fc ff ff ff ff", // nanoseconds beyond one second
       "d7 ff 00 00 00 03 ff ff ff ff", // 34-bit seconds
-      "d7 ff 3b 9a c9 ff 00 00 00 00",
       "c7 0c ff 00 00 00 00 00 00 00 00 00 00 00 00",
       "c7 0c ff 00 00 00 00 ff ff ff ff ff ff ff ff", // -1 s
-      "c7 0c ff 3b 9a c9 ff ff ff ff ff ff ff ff ff", // -1 s + 999999999 ns
       "c7 0c ff 00 0f 42 40 ff ff ff f1 86 8b 84 00", // year 0
       "c7 0c ff 00 00 00 00 00 00 00 3a ff f4 41 7f", // year 9999
-      "c7 0c ff 00 00 00 00 00 00 7f ff ff ff ff ff", // far beyond a valid Date
+      "c7 0c ff 00 00 00 00 00 00 7f ff ff ff ff ff", // 2^47 - 1 s: beyond a valid Date
+      "c7 0c ff 00 00 00 00 80 00 00 00 00 00 00 00", // -2^63 s
       "d4 ff ff", // invalid marker
-      "d5 ff 00 00",
-      "c7 05 ff 00 00 00 00 00",
-      "c7 00 ff",
-      "d8 ff 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 01",
     ];
-    for (const text of encodings) {
+    for (const text of same) {
       const bytes = fromHex(text);
       const ours = unpack(bytes) as Date;
       const theirs = msgpackr.unpack(bytes) as Date;
       assert.ok(ours instanceof Date, text);
       assert.ok(Object.is(ours.getTime(), theirs.getTime()), `${text}: ${+ours} vs ${+theirs}`);
+    }
+    // ours is the millisecond that holds the instant; msgpackr's float64 arithmetic rounds up
+    // near a whole second (and toward 1970 before it), and it reads 48 bits of the 64-bit seconds
+    const differences: [string, number, number][] = [
+      ["d7 ff ee 6b 27 fc ff ff ff ff", 4294967295999, 4294967296000], // 2^32 - 1 s + 999999999 ns
+      ["d7 ff 3b 9a c9 ff 00 00 00 00", 12884901888249, 12884901888250], // 3 · 2^32 s + 249999999 ns
+      ["c7 0c ff 3b 9a c9 ff ff ff ff ff ff ff ff ff", -1, 0], // -1 s + 999999999 ns
+      ["c7 0c ff 00 00 00 00 00 01 00 00 00 00 00 05", NaN, 5000], // 2^48 + 5 s
+    ];
+    for (const [text, ours, theirs] of differences) {
+      const bytes = fromHex(text);
+      assert.ok(Object.is((unpack(bytes) as Date).getTime(), ours), text);
+      assert.ok(Object.is((msgpackr.unpack(bytes) as Date).getTime(), theirs), text);
+    }
+    // other lengths are no timestamp: msgpackr returns an invalid Date, we a DecodeError
+    const lengths: [string, number][] = [
+      ["d5 ff 00 00", 2],
+      ["c7 05 ff 00 00 00 00 00", 5],
+      ["c7 00 ff", 0],
+      ["d8 ff 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 01", 16],
+    ];
+    for (const [text, length] of lengths) {
+      const bytes = fromHex(text);
+      assert.ok(Number.isNaN((msgpackr.unpack(bytes) as Date).getTime()), text);
+      assert.throws(() => unpack(bytes), (error: unknown) => {
+        assert.ok(error instanceof DecodeError, text);
+        assert.match(error.message, new RegExp(`^Invalid timestamp extension length ${length} `));
+        assert.equal(error.offset, 0);
+        return true;
+      });
     }
   });
 

@@ -690,6 +690,49 @@ describe("differences kept on purpose", () => {
     const withCause = new Error("y", { cause: 7 });
     assert.equal(packrs[0].unpack(packrs[0].pack(withCause)).cause, 7);
   });
+
+  test("a timestamp decodes to the millisecond that holds it, where msgpackr rounds", () => {
+    const cases: [string, number, number][] = [
+      // 2038-01-19T03:14:07.999999999Z: msgpackr rounds up to the next second
+      ["d7 ff ee 6b 27 fc 7f ff ff ff", 2147483647999, 2147483648000],
+      // 1969-12-31T23:59:59.999999999Z: msgpackr goes toward 1970
+      ["c7 0c ff 3b 9a c9 ff ff ff ff ff ff ff ff ff", -1, 0],
+    ];
+    for (const [bytes, mine, theirs] of cases) {
+      assert.equal((unpack(fromHex(bytes)) as Date).getTime(), mine);
+      assert.equal((msgpackr.unpack(fromHex(bytes)) as Date).getTime(), theirs);
+    }
+    // the Dates both write decode the same in both
+    for (const time of [0, 1500, -1, 1700000000123, -62167219200000]) {
+      const bytes = msgpackr.pack(new Date(time));
+      assert.equal(hex(ours.pack(new Date(time))), hex(bytes));
+      assert.equal((unpack(bytes) as Date).getTime(), time);
+    }
+    // the nanoseconds, where wanted
+    const exact = new Unpackr({ timestamps: "timestamp" }).unpack(fromHex(cases[0][0]));
+    assert.equal(String(exact), "2038-01-19T03:14:07.999999999Z");
+  });
+
+  test("a timestamp of another length is a DecodeError, where msgpackr gives an invalid Date", () => {
+    const bytes = fromHex("c7 05 ff 00 00 00 00 00");
+    assert.ok(Number.isNaN((msgpackr.unpack(bytes) as Date).getTime()));
+    assert.throws(() => unpack(bytes), ours.DecodeError);
+    // msgpackr's own invalid Date stays one
+    assert.equal(hex(msgpackr.pack(new Date(NaN))), "d4 ff ff");
+    assert.ok(Number.isNaN((unpack(fromHex("d4 ff ff")) as Date).getTime()));
+  });
+
+  test("a Temporal.Instant packs as a timestamp, where msgpackr writes its ISO text", {
+    skip: typeof (globalThis as { Temporal?: unknown }).Temporal === "undefined"
+      ? "this runtime has no Temporal"
+      : false,
+  }, () => {
+    const Temporal = (globalThis as Any).Temporal;
+    const instant = Temporal.Instant.fromEpochNanoseconds(1700000000123456789n);
+    assert.equal(msgpackr.unpack(msgpackr.pack(instant)), "2023-11-14T22:13:20.123456789Z");
+    assert.equal(hex(ours.pack(instant)), "d7 ff 1d 6f 34 54 65 53 f1 00");
+    assert.equal((unpack(ours.pack(instant)) as Date).getTime(), 1700000000123);
+  });
 });
 
 describe("stream options packr and unpackr", () => {

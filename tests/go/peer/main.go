@@ -10,6 +10,12 @@
 //	peer decode        reads lines {"type", "msgpack": base64} from stdin, unmarshals each into
 //	                   the typed struct named by "type" and prints {"json": <encoding/json of the
 //	                   struct>} or {"error": "…"} per line
+//	peer times         prints one JSON line per time.Time of the nanosecond corpus: {"name",
+//	                   "seconds": Unix() as a decimal string, "nanoseconds": Nanosecond(),
+//	                   "text": the time in UTC with 9 fraction digits, "msgpack": base64 of the
+//	                   time packed by msgpack}
+//	peer decode        (type "Time") unmarshals into a time.Time and prints {"json": {"seconds",
+//	                   "nanoseconds"}}, as `times` gives them, for years JSON cannot print
 //	peer server        serves on 127.0.0.1 (a free port) and prints its URL on the first line:
 //	                   GET /order (one Order), GET /orders?count=N (a sequence of N Orders),
 //	                   POST /event (the body unmarshalled into an Event and packed back; 400
@@ -286,6 +292,52 @@ func corpus() {
 	}
 }
 
+// nanoTimes are time.Time values with nanoseconds in every era and timestamp form: before 1970,
+// the edges of the 32-bit and 34-bit seconds, beyond the years a JavaScript Date holds, and near
+// the ends of int64 seconds (not at -2^63 itself, where Format wraps around to a positive year).
+func nanoTimes() []struct {
+	name string
+	time time.Time
+} {
+	return []struct {
+		name string
+		time time.Time
+	}{
+		{"epoch", time.Unix(0, 0)},
+		{"epoch + 1 ns", time.Unix(0, 1)},
+		{"whole seconds", time.Unix(1700000000, 0)},
+		{"nanoseconds", time.Unix(1700000000, 123456789)},
+		{"1900 + 1 ns", time.Date(1900, 1, 1, 0, 0, 0, 1, time.UTC)},
+		{"1969, last nanosecond", time.Date(1969, 12, 31, 23, 59, 59, 999999999, time.UTC)},
+		{"1969, half a second", time.Unix(-1, 500000000)},
+		{"2038, last of int32 seconds", time.Unix(1<<31-1, 999999999)},
+		{"2106, last of 32-bit seconds", time.Unix(1<<32-1, 999999999)},
+		{"2106, first past 32-bit seconds", time.Unix(1<<32, 0)},
+		{"2514, last of 34-bit seconds", time.Unix(1<<34-1, 999999999)},
+		{"2514, first past 34-bit seconds", time.Unix(1<<34, 1)},
+		{"9999, last nanosecond", time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)},
+		{"year 1 (Go's zero time)", time.Time{}},
+		{"year 1 + 7 ns", time.Date(1, 1, 1, 0, 0, 0, 7, time.UTC)},
+		{"year -5000", time.Date(-5000, 3, 1, 12, 0, 0, 42, time.UTC)},
+		{"year 300000", time.Date(300000, 6, 15, 8, 30, 0, 999999999, time.UTC)},
+		{"int64 seconds, largest", time.Unix(math.MaxInt64, 999999999)},
+		{"2^62 seconds before 1970", time.Unix(-(1 << 62), 0)},
+		{"1.5 · 2^62 seconds before 1970", time.Unix(-(1<<62)*3/2, 999999999)},
+	}
+}
+
+func times() {
+	for _, c := range nanoTimes() {
+		printJSON(map[string]interface{}{
+			"name":        c.name,
+			"seconds":     strconv.FormatInt(c.time.Unix(), 10),
+			"nanoseconds": c.time.Nanosecond(),
+			"text":        c.time.UTC().Format("2006-01-02T15:04:05.000000000Z07:00"),
+			"msgpack":     base64.StdEncoding.EncodeToString(marshal(c.time)),
+		})
+	}
+}
+
 func newOfType(name string) (interface{}, error) {
 	switch name {
 	case "Event":
@@ -294,6 +346,8 @@ func newOfType(name string) (interface{}, error) {
 		return &Gauge{}, nil
 	case "Order":
 		return &Order{}, nil
+	case "Time":
+		return &time.Time{}, nil
 	}
 	return nil, fmt.Errorf("no type %q", name)
 }
@@ -322,6 +376,11 @@ func decode() {
 		}
 		if err != nil {
 			printJSON(map[string]string{"error": err.Error()})
+		} else if t, ok := target.(*time.Time); ok {
+			printJSON(map[string]interface{}{"json": map[string]interface{}{
+				"seconds":     strconv.FormatInt(t.Unix(), 10),
+				"nanoseconds": t.Nanosecond(),
+			}})
 		} else {
 			printJSON(map[string]json.RawMessage{"json": jsonOf(target)})
 		}
@@ -406,6 +465,8 @@ func main() {
 	switch {
 	case len(os.Args) == 2 && os.Args[1] == "corpus":
 		corpus()
+	case len(os.Args) == 2 && os.Args[1] == "times":
+		times()
 	case len(os.Args) == 2 && os.Args[1] == "decode":
 		decode()
 	case len(os.Args) == 2 && os.Args[1] == "server":
@@ -413,7 +474,7 @@ func main() {
 	case len(os.Args) == 3 && os.Args[1] == "client":
 		client(os.Args[2])
 	default:
-		fmt.Fprintln(os.Stderr, "usage: peer corpus | decode | server | client URL")
+		fmt.Fprintln(os.Stderr, "usage: peer corpus | times | decode | server | client URL")
 		os.Exit(2)
 	}
 }
