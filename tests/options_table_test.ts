@@ -307,6 +307,13 @@ const PROBES: Record<Name, Probe> = {
   int64AsNumber: {
     decode: { value: true, observe: (u) => attempt(() => u.unpack(INT64_NINE)) },
   },
+  timestamps: {
+    decode: {
+      value: "timestamp",
+      observe: (u) =>
+        attempt(() => String(u.unpack(fromHex("d6 ff 00 00 00 01")).constructor.name)),
+    },
+  },
   copyBuffers: {
     decode: {
       value: true,
