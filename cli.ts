@@ -140,6 +140,14 @@ export interface CliOptions {
    * @default {false}
    */
   ndjson?: boolean;
+  /**
+   * The deepest nesting of arrays, maps, records and tags accepted, as the library's `maxDepth`:
+   * deeper input is a `DecodeError` (decoding, inspecting) or a `SyntaxError` (encoding) saying
+   * so, never a stack overflow. Encoding also refuses JSON nested deeper than 4 levels per level
+   * (a tagged map is three).
+   * @default {1000}
+   */
+  maxDepth?: number;
 }
 
 /**
@@ -165,8 +173,32 @@ export interface InspectResult {
 function walker(bytes: Uint8Array, options: CliOptions): WireWalker {
   return new WireWalker(bytes, {
     structures: options.structures ?? null,
-    maxDepth: DEFAULT_MAX_DEPTH,
+    maxDepth: maxDepthOf(options),
   });
+}
+
+/** `options.maxDepth`, checked, or the library's default. */
+function maxDepthOf(options: CliOptions): number {
+  const depth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (!Number.isInteger(depth) || depth < 1) {
+    throw new RangeError(`Cannot use maxDepth ${String(depth)}: expected an integer >= 1`);
+  }
+  return depth;
+}
+
+/**
+ * Runs `action`; an engine stack overflow in it (possible only with a `maxDepth` far above the
+ * default) becomes `error`'s clear message.
+ */
+function withinStack<T>(action: () => T, error: (message: string) => Error): T {
+  try {
+    return action();
+  } catch (caught) {
+    if (caught instanceof RangeError && /call stack/i.test(caught.message)) {
+      throw error("Nesting too deep for the call stack (lower maxDepth / --max-depth)");
+    }
+    throw caught;
+  }
 }
 
 /** The converter of the JSON form `options` ask for. */
@@ -211,10 +243,13 @@ export function decodeToJson(bytes: Uint8Array, options: CliOptions = {}): strin
   reader.readAll();
   const converter = converterFor(options)(bytes);
   const out: string[] = [];
-  for (const node of reader.roots) {
-    // roots with a label are the strings of a string bundle, not values
-    if (node.label === null) out.push(printJson(converter.convert(node), !options.ndjson), "\n");
-  }
+  withinStack(() => {
+    for (const node of reader.roots) {
+      // roots with a label are the strings of a string bundle, not values
+      if (node.label !== null) continue;
+      out.push(printJson(converter.convert(node), !options.ndjson), "\n");
+    }
+  }, (message) => new DecodeError(`${message} at offset 0`, 0));
   return out.join("");
 }
 
@@ -247,7 +282,8 @@ export function decodeToJson(bytes: Uint8Array, options: CliOptions = {}): strin
  * ```
  */
 export function encodeFromJson(text: string, options: CliOptions = {}): Uint8Array {
-  const values = parseJsonSequence(text);
+  const maxDepth = maxDepthOf(options);
+  const values = parseJsonSequence(text, false, maxDepth);
   if (values.length === 0) throw new JsonInputError("The input holds no JSON value", 0);
   const structures = options.structures ?? null;
   const writer = new TaggedWriter({
@@ -256,13 +292,16 @@ export function encodeFromJson(text: string, options: CliOptions = {}): Uint8Arr
     structures,
     sequential: options.sequential === true,
     bundleStrings: options.bundleStrings === true,
-    maxDepth: DEFAULT_MAX_DEPTH,
+    maxDepth,
     locate(index) {
       const { line, column } = lineAndColumn(text, index);
       return ` at line ${line}, column ${column}`;
     },
   });
-  return writer.encodeAll(values);
+  return withinStack(
+    () => writer.encodeAll(values),
+    (message) => new JsonInputError(message, -1),
+  );
 }
 
 /**
@@ -302,7 +341,11 @@ export function inspectBytes(bytes: Uint8Array, options: CliOptions = {}): Inspe
     if (!(caught instanceof DecodeError)) throw caught;
     error = caught;
   }
-  return { text: inspectLines(reader.roots, bytes, error).join("\n") + "\n", error };
+  const lines = withinStack(
+    () => inspectLines(reader.roots, bytes, error),
+    (message) => new DecodeError(`${message} at offset 0`, 0),
+  );
+  return { text: lines.join("\n") + "\n", error };
 }
 
 /** Reads a structures file: a JSON array of key arrays, or the same packed as MessagePack. */
@@ -376,6 +419,7 @@ async function run(parsed: CliArguments, io: CliIO): Promise<number> {
     bundleStrings: parsed.bundleStrings,
     ndjson: parsed.ndjson,
   };
+  if (parsed.maxDepth !== null) options.maxDepth = parsed.maxDepth;
   if (parsed.records !== null) options.records = parsed.records;
   if (parsed.structuresFile !== null) {
     const file = parsed.structuresFile;
@@ -388,11 +432,11 @@ async function run(parsed: CliArguments, io: CliIO): Promise<number> {
       headers: parsed.headers,
       data: await requestData(io, parsed.data),
       sendJson: parsed.sendJson,
-      maxDepth: DEFAULT_MAX_DEPTH,
+      maxDepth: maxDepthOf(options),
     });
     return await runFetch(request, io, {
       structures: options.structures ?? null,
-      maxDepth: DEFAULT_MAX_DEPTH,
+      maxDepth: maxDepthOf(options),
       pretty: !parsed.ndjson,
       converter: converterFor(options),
     });
@@ -484,7 +528,12 @@ export async function main(
     return await run(parsed, io);
   } catch (error) {
     if (error instanceof BrokenPipe) return 0;
-    const message = error instanceof Error ? error.message : String(error);
+    // (a stack overflow anywhere else, with a --max-depth far above the default)
+    const message = error instanceof RangeError && /call stack/i.test(error.message)
+      ? "Nesting too deep for the call stack (lower --max-depth)"
+      : error instanceof Error
+      ? error.message
+      : String(error);
     if (error instanceof UsageError) {
       await io.write("stderr", `error: ${lowerFirst(message)}\nRun "msgpackr --help" for usage.\n`);
       return 2;

@@ -31,6 +31,8 @@ export interface CliArguments {
   data: string | null;
   /** `fetch --send-json`: send `-d` as JSON rather than MessagePack. */
   sendJson: boolean;
+  /** `--max-depth N`: the deepest nesting accepted; `null` for the library's `maxDepth` default. */
+  maxDepth: number | null;
 }
 
 /** A command line the tool does not understand (exit status 2). */
@@ -97,6 +99,8 @@ Options:
                       (decode: float32 values that MODE writes are shown as plain
                       numbers; decimal-round and decimal-fit round them to decimals)
   --bundle-strings    encode: gather strings into bundles, like bundleStrings: true
+  --max-depth N       deepest nesting of arrays, maps, records and tags accepted, like
+                      maxDepth (default 1000); deeper input is an error (exit 1)
   -h, --help          print this help
 
 An option that does not apply to a command is accepted and ignored, so the same options
@@ -148,6 +152,7 @@ export function parseArguments(args: readonly string[]): CliArguments {
     method: null,
     data: null,
     sendJson: false,
+    maxDepth: null,
   };
   const positional: string[] = [];
   let help = false;
@@ -249,6 +254,16 @@ export function parseArguments(args: readonly string[]): CliArguments {
       case "--send-json":
         parsed.sendJson = flag();
         break;
+      case "--max-depth": {
+        const depth = value();
+        if (!/^[1-9]\d{0,8}$/.test(depth)) {
+          throw new UsageError(
+            `--max-depth needs a whole number from 1 to 999999999, not ${JSON.stringify(depth)}`,
+          );
+        }
+        parsed.maxDepth = Number(depth);
+        break;
+      }
       default:
         throw new UsageError(`Unknown option ${name}`);
     }

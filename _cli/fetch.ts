@@ -57,7 +57,7 @@ function requestBody(
   maxDepth: number,
 ): { body: Uint8Array | string; type: string } {
   try {
-    const values = parseJsonSequence(data, true);
+    const values = parseJsonSequence(data, true, maxDepth);
     if (values.length === 0) throw new JsonInputError("it holds no JSON value", 0);
     if (sendJson) return { body: data, type: "application/json" };
     const writer = new TaggedWriter({

@@ -7,6 +7,8 @@
 // separated by white space (NDJSON, or pretty documents one after another); the printer writes
 // one text, pretty (two-space indent) or compact.
 
+import { DEFAULT_MAX_DEPTH } from "../_core/option_table.ts";
+
 /**
  * A JSON value: objects are {@linkcode JsonObject}s; numbers are JavaScript numbers (packed as
  * `Packr` packs them) or {@linkcode JsonNumber}s (the exact text of the number).
@@ -96,27 +98,39 @@ export function lineAndColumn(text: string, index: number): { line: number; colu
   return { line, column: index - lineStart + 1 };
 }
 
-/** Deepest nesting the parser accepts (tagged JSON nests deeper than the bytes it stands for). */
-const MAX_PARSE_DEPTH = 4000;
+/**
+ * JSON levels the parser accepts per level of `maxDepth`: tagged JSON nests deeper than the
+ * bytes it stands for (a map with `entries` is three levels: the tag, the entries, a pair), and
+ * the writer then checks `maxDepth` itself, with the place in the text.
+ */
+const JSON_LEVELS_PER_DEPTH = 4;
 
 /**
  * Parses a sequence of JSON texts separated by white space (one text, NDJSON, or several pretty
  * texts). A leading byte order mark is skipped. Numbers are JavaScript numbers, as `JSON.parse`
- * makes them, or with `exactNumbers` {@linkcode JsonNumber}s holding their text.
+ * makes them, or with `exactNumbers` {@linkcode JsonNumber}s holding their text. Nesting deeper
+ * than 4 × `maxDepth` levels is a {@linkcode JsonInputError}, so a deep text never reaches the
+ * engine's stack limit.
  */
-export function parseJsonSequence(text: string, exactNumbers = false): JsonValue[] {
-  return new Parser(text, exactNumbers).sequence();
+export function parseJsonSequence(
+  text: string,
+  exactNumbers = false,
+  maxDepth: number = DEFAULT_MAX_DEPTH,
+): JsonValue[] {
+  return new Parser(text, exactNumbers, maxDepth).sequence();
 }
 
 class Parser {
   readonly #text: string;
   readonly #exactNumbers: boolean;
+  readonly #maxDepth: number;
   #pos = 0;
   #depth = 0;
 
-  constructor(text: string, exactNumbers: boolean) {
+  constructor(text: string, exactNumbers: boolean, maxDepth: number) {
     this.#text = text;
     this.#exactNumbers = exactNumbers;
+    this.#maxDepth = maxDepth;
     if (text.charCodeAt(0) === 0xfeff) this.#pos = 1;
   }
 
@@ -183,8 +197,12 @@ class Parser {
   }
 
   #enter(): void {
-    if (++this.#depth > MAX_PARSE_DEPTH) {
-      this.#fail(`Nesting deeper than ${MAX_PARSE_DEPTH} levels`);
+    if (++this.#depth > JSON_LEVELS_PER_DEPTH * this.#maxDepth) {
+      this.#fail(
+        `Nesting deeper than ${
+          JSON_LEVELS_PER_DEPTH * this.#maxDepth
+        } JSON levels (${JSON_LEVELS_PER_DEPTH} per level of maxDepth ${this.#maxDepth})`,
+      );
     }
   }
 

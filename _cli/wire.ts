@@ -406,14 +406,19 @@ export class WireWalker {
         missing === 1 ? "byte" : "bytes"
       }`,
       this.#base + end,
-      missing,
+      this.#valueMissing(missing),
     );
   }
 
-  /** The input ends where a container still expects items. */
+  /**
+   * The input ends where a container still expects items. Nested headers that all claim the
+   * same bytes add up: when the containers around it still expect more, the message says how
+   * many bytes the value needs in all.
+   */
   #missingItems(node: WireNode, read: number, noun: string, bytesEach: number): never {
     const end = this.#end;
     const missing = (node.count - read) * bytesEach;
+    const total = this.#valueMissing(missing);
     const what = node.kind === "record"
       ? (node.definition ? "record definition" : "record")
       : node.format;
@@ -422,10 +427,19 @@ export class WireWalker {
         this.#where(node.offset)
       } has ${read} of ${node.count} ${noun} (at least ${missing} more ${
         missing === 1 ? "byte" : "bytes"
-      } needed)`,
+      } needed${total > missing ? `; the value needs at least ${total}` : ""})`,
       this.#base + end,
-      missing,
+      total,
     );
+  }
+
+  /**
+   * The least number of bytes the value still needs when its item at the end needs `missing`:
+   * the containers around that item may expect more items, a byte each at least (the walker's
+   * `announcedEnd`). It is the error's `missingBytes`.
+   */
+  #valueMissing(missing: number): number {
+    return Math.max(missing, this.#tokens.announcedEnd - this.#end);
   }
 
   #invalid(message: string, offset: number): never {

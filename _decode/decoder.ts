@@ -103,7 +103,12 @@ let sharedStructuresPossible = false;
 /** The `fatal` option of the decoding instance. */
 let fatalStrings = false;
 let extensionDecoders: readonly (Extension | undefined)[] = [];
-/** Elements that arrays and records may still pre-allocate: each needs at least one byte. */
+/**
+ * Values that the containers of the top-level value may still announce: it starts at the bytes
+ * the value may take, and every array element, map key and value and record field announced
+ * takes one, since each needs at least one byte. So headers nested in each other that all claim
+ * the same trailing bytes are refused together, however each looks alone.
+ */
 let budget = 0;
 /**
  * Heap bytes that values much larger than their smallest encoding may still take (see
@@ -158,16 +163,18 @@ function incomplete(needEnd?: number): IncompleteDataError {
 
 // Heap allowance. Most values take at most ~56 bytes of heap per byte of input (an empty object
 // from one `80` byte is the worst); a few take far more: an empty Map (one byte, ~200 bytes of
-// heap), an Error, a RegExp, a record definition, a copied binary or typed array. These are
-// charged against an allowance of max(16 MiB, 40 bytes per input byte) per decode call, so no
-// input under 1 MB can make a decode allocate 100 MB (40 + 56 bytes per input byte at most).
+// heap), an Error, a RegExp, a record definition's keys, a copied binary or typed array. These
+// are charged against an allowance of max(16 MiB, 40 bytes per input byte) per decode call, so no
+// input under 1 MB can make a decode keep 100 MB (40 + 56 bytes per input byte at most). A record
+// type is not charged: the record table keeps one per slot, and one undo entry per slot between
+// two undo points (`RecordTable.mark`), so the types that a value or a sequence of new shapes
+// defines and replaces are garbage at once, never kept, however many there are.
 const HEAP_ALLOWANCE_FLOOR = 16 * 1024 * 1024;
 const HEAP_ALLOWANCE_PER_INPUT_BYTE = 40;
 const MAP_HEAP = 200;
 const SET_HEAP = 200;
 const ERROR_HEAP = 600;
 const REGEXP_HEAP = 300;
-const DEFINITION_HEAP = 1000;
 const DEFINITION_KEY_HEAP = 16;
 const BUFFER_HEAP = 200;
 
@@ -524,10 +531,20 @@ function enterContainer(): void {
   }
 }
 
+/**
+ * The containers read so far announce more values than the top-level value's bytes can hold (see
+ * `budget`): at least `-budget` more bytes are needed, and `needEnd` (the announcing header's own
+ * least end) may say more.
+ */
+function overBudget(needEnd: number): IncompleteDataError {
+  return incomplete(Math.max(needEnd, srcEnd - budget));
+}
+
 function readArray(length: number): unknown[] {
-  // every element takes at least one byte: check before allocating, and charge the per-decode
-  // budget so nested arrays cannot pre-allocate more slots than the input has bytes
-  if (length > srcEnd - position || (budget -= length) < 0) throw incomplete(position + length);
+  // every element takes at least one byte: check before allocating, and charge the budget so
+  // nested arrays cannot pre-allocate more slots than the input has bytes
+  if (length > srcEnd - position) throw incomplete(position + length);
+  if ((budget -= length) < 0) throw overBudget(position + length);
   enterContainer();
   const array = new Array(length);
   const first = src[position];
@@ -646,8 +663,9 @@ function readNumberElements(array: unknown[], length: number): void {
 }
 
 function readMap(length: number): unknown {
-  // every entry takes at least two bytes
+  // every entry takes at least two bytes, a key and a value, each charged to the budget
   if (length > (srcEnd - position) / 2) throw incomplete(position + 2 * length);
+  if ((budget -= 2 * length) < 0) throw overBudget(position + 2 * length);
   enterContainer();
   // kept small (the forms are functions of their own) so engines can inline it into `read`
   // without spending their inlining budget there
@@ -877,7 +895,7 @@ function loadSharedStructures(records: RecordTable): void {
 }
 
 function readRecord(type: RecordType): object {
-  if ((budget -= type.size) < 0) throw incomplete(position + type.size);
+  if ((budget -= type.size) < 0) throw overBudget(position + type.size);
   enterContainer();
   const object = type.read();
   depth--;
@@ -936,7 +954,7 @@ function defineAndReadRecord(slot: number, twoByte: boolean): object {
   if (!Array.isArray(keys)) {
     throw invalid("Record definition keys must be an array", keysOffset);
   }
-  chargeHeap(DEFINITION_HEAP + DEFINITION_KEY_HEAP * keys.length, keysOffset);
+  chargeHeap(DEFINITION_KEY_HEAP * keys.length, keysOffset);
   const records = context.records;
   // keys are usually the key cache's strings, so an unchanged shape compares by identity
   const previous = records.previousDefinition(slot, keys, twoByte);
@@ -1616,7 +1634,9 @@ function runMany(
     if (start >= end) throw incomplete();
     while (position < srcEnd) {
       valueStart = position;
-      valueMark = records.mark();
+      // a value's own undo point is only needed when each value's definitions are kept; a mark
+      // per value would also log every slot again for each value (see RecordTable.mark)
+      if (commit) valueMark = records.mark();
       const value = readTopLevel();
       if (commit) records.commit();
       if (values) values.push(value);

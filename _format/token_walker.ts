@@ -188,6 +188,14 @@ export class TokenWalker {
   end = 0;
   /** With {@linkcode NEED_MORE}: the least buffer length with which the walk can progress. */
   needEnd = 1;
+  /**
+   * With {@linkcode NEED_MORE}: the least offset at which the value can end, whatever the bytes
+   * still to come: past every element, map key and value and record field that the headers read
+   * so far announce and that has not been read, one byte each (at least `needEnd`). Headers
+   * nested in each other that all claim the same trailing bytes add up here, so a reader holding
+   * the bytes can refuse a value that would need more than it holds at most.
+   */
+  leastEnd = 1;
   /** With {@linkcode INVALID} or {@linkcode UNCERTAIN}: what is wrong, and where. */
   problem = "";
   /** The offset {@linkcode problem} names. */
@@ -204,6 +212,8 @@ export class TokenWalker {
    * NOT_KEYS frames: the offset of the keys.
    */
   #sizes: number[] = [];
+  /** Tokens still to come in the open frames: the sum of `#counts` (kept as tokens are read). */
+  #pending = 0;
   /** Offset of the last bundle's strings, or -1 while the value has opened no bundle. */
   #bundleAt = -1;
   /** Bundle strings read after the value (0, 1, 2); -1 before jumping to them. */
@@ -214,6 +224,15 @@ export class TokenWalker {
   #inline = new Map<number, RecordShape>();
   /** The status the walk ended with (INVALID, UNCERTAIN), or -1. */
   #failed = -1;
+
+  /**
+   * The least offset at which the value can end, from the tokens read so far: the walk's position
+   * plus a byte for each element, map key and value and record field still expected by the open
+   * frames (without a string bundle's strings after the value).
+   */
+  get announcedEnd(): number {
+    return this.pos + this.#pending;
+  }
 
   /**
    * The status a problem has ended the walk with ({@linkcode INVALID}, {@linkcode UNCERTAIN}),
@@ -244,12 +263,14 @@ export class TokenWalker {
     this.depth = 1;
     this.#counts[0] = 1;
     this.#frames[0] = ELEMENTS;
+    this.#pending = 1;
     this.#bundleAt = -1;
     this.#bundleStrings = -1;
     this.#inline.clear();
     this.#failed = -1;
     this.end = 0;
     this.needEnd = at + 1;
+    this.leastEnd = at + 1;
     this.problem = "";
   }
 
@@ -277,6 +298,7 @@ export class TokenWalker {
     const headerSize = HEADER_SIZE; // a local reads faster in the loop than the import
     let pos = this.pos;
     let depth = this.depth;
+    let pending = this.#pending;
     let need = 0;
     let result = NEED_MORE;
     // the token read, for `next`
@@ -294,6 +316,7 @@ export class TokenWalker {
     main: for (;;) {
       if (depth === 0) {
         this.depth = 0;
+        this.#pending = 0;
         return this.#finish(pos);
       }
       if (pos >= length) {
@@ -302,6 +325,7 @@ export class TokenWalker {
       }
       const token = bytes[pos];
       const top = depth - 1;
+      const tokenDepth = depth;
       offset = pos;
       let keys = false;
       if (frames[top] !== ELEMENTS) {
@@ -571,6 +595,8 @@ export class TokenWalker {
           }
         }
       }
+      // the token is read (one of the tokens pending); the frame it opened, if any, adds its own
+      pending += depth > tokenDepth ? counts[depth - 1] - 1 : -1;
       // close the frames that are complete; a definition's keys are followed by its values
       while (depth > 0 && counts[depth - 1] === 0) {
         if (frames[depth - 1] === NOT_KEYS) {
@@ -593,6 +619,7 @@ export class TokenWalker {
           if (fields > 0) {
             counts[depth] = fields;
             depth++;
+            pending += fields;
           }
         }
       }
@@ -603,6 +630,7 @@ export class TokenWalker {
     }
     this.pos = pos;
     this.depth = depth;
+    this.#pending = pending;
     if (failed >= 0) {
       this.#failed = failed;
       this.problem = problem;
@@ -611,6 +639,8 @@ export class TokenWalker {
       result = kind;
     } else if (result === NEED_MORE) {
       this.needEnd = need;
+      // the token at `pos` is among the pending ones
+      this.leastEnd = Math.max(need, pos + pending);
       return NEED_MORE;
     }
     this.offset = offset;
@@ -658,6 +688,7 @@ export class TokenWalker {
   #needMore(pos: number, needEnd: number): number {
     this.pos = pos;
     this.needEnd = needEnd;
+    this.leastEnd = needEnd;
     return NEED_MORE;
   }
 

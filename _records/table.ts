@@ -54,6 +54,18 @@ export class RecordTable {
   /** The last type defined inline per slot (kept after undo, for `previousDefinition`). */
   #lastDefined: (RecordType | undefined)[] = [];
   #undoTypes: (RecordType | undefined)[] = [];
+  /**
+   * Per slot, the index of its newest undo entry: valid while it is below the log's length and
+   * the entry there names the slot.
+   */
+  #loggedAt: number[] = [];
+  /**
+   * The log's length at the newest `mark` (lowered by a rollback below it, cleared by `commit`).
+   * A slot logged at or after it needs no second entry: undoing to any mark taken so far lands on
+   * what the first entry restores. So a value that redefines a slot again and again (thousands of
+   * shapes through 64 slots) logs each slot once, and the types it replaces are not kept.
+   */
+  #markedAt = 0;
 
   constructor(
     shared: Structure[] | null,
@@ -66,9 +78,14 @@ export class RecordTable {
     this.#createType = createType;
   }
 
+  /** Entries of the undo log (for tests: at most one per slot between two marks). */
+  get undoEntries(): number {
+    return this.#undoSlots.length;
+  }
+
   /** Number of logged definitions; pass it to `rollback` to undo everything after this point. */
   mark(): number {
-    return this.#undoSlots.length;
+    return this.#markedAt = this.#undoSlots.length;
   }
 
   /** Forgets the undo log: the definitions made so far stay (sequential mode). */
@@ -77,6 +94,7 @@ export class RecordTable {
     if (this.#undoSlots.length === 0) return;
     this.#undoSlots.length = 0;
     this.#undoTypes.length = 0;
+    this.#markedAt = 0;
   }
 
   /** Forgets the structures defined inline: each slot holds its shared structure, if any, again. */
@@ -89,6 +107,7 @@ export class RecordTable {
 
   /** Undoes the definitions logged after `mark`, newest first. */
   rollback(mark: number): void {
+    if (this.#markedAt > mark) this.#markedAt = mark;
     const slots = this.#undoSlots;
     if (slots.length === mark) return;
     const types = this.#undoTypes;
@@ -186,8 +205,13 @@ export class RecordTable {
   }
 
   #set(slot: number, type: RecordType): void {
-    this.#undoSlots.push(slot);
-    this.#undoTypes.push(this.types[slot]);
+    const slots = this.#undoSlots;
+    const at = this.#loggedAt[slot];
+    if (at === undefined || at < this.#markedAt || at >= slots.length || slots[at] !== slot) {
+      this.#loggedAt[slot] = slots.length;
+      slots.push(slot);
+      this.#undoTypes.push(this.types[slot]);
+    }
     this.types[slot] = type;
   }
 }

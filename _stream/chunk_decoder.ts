@@ -63,8 +63,9 @@ export interface UnpackrStreamOptions extends UnpackrOptions {
   unpackr?: Unpackr;
   /**
    * Most bytes held for a value that is not complete yet (it spans chunks). A value that needs
-   * more errors the stream with a `DecodeError` ("Maximum incomplete buffer size exceeded").
-   * `Infinity` disables the bound.
+   * more errors the stream with a `DecodeError` ("Maximum incomplete buffer size exceeded"), as
+   * soon as its headers say so (a byte for every element, map entry half and record field they
+   * announce, nested headers added up). `Infinity` disables the bound.
    * @default {67108864} (64 MiB)
    */
   maxIncompleteBufferSize?: number;
@@ -182,7 +183,7 @@ export class ChunkDecoder {
       offset += take;
       const result = scanner.scan(this.#held, this.#heldLength, this.#context);
       if (result === NEED_MORE) {
-        this.#checkBound(scanner.needEnd);
+        this.#checkBound(scanner.leastEnd);
         continue;
       }
       if (result === COMPLETE && scanner.end >= before && scanner.end < this.#heldLength) {
@@ -288,7 +289,7 @@ export class ChunkDecoder {
       const result = scanner.scan(this.#held!, this.#heldLength, context);
       if (result === NEED_MORE) {
         this.#fallback = false;
-        this.#checkBound(scanner.needEnd);
+        this.#checkBound(scanner.leastEnd);
       } else {
         this.#startFallback(missing);
       }
@@ -334,7 +335,12 @@ export class ChunkDecoder {
     this.#heldLength = needed;
   }
 
-  /** Errors when the held value is known to need more than the bound. */
+  /**
+   * Errors when the held value is known to need more than the bound: `neededLength` is the
+   * least length it can have (a header's length, or the scanner's count of a byte for every
+   * element, entry and field announced so far: nested headers that all claim the same bytes add
+   * up, so a chain of them fails here at once rather than waiting for bytes that cannot fit).
+   */
   #checkBound(neededLength: number): void {
     if (neededLength > this.#maxHeld || this.#heldLength > this.#maxHeld) this.#exceeded();
   }

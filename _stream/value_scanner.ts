@@ -45,6 +45,11 @@ export class ValueScanner implements TokenDialect {
   end = 0;
   /** With {@linkcode NEED_MORE}: the least buffer length with which the scan can progress. */
   needEnd = 1;
+  /**
+   * With {@linkcode NEED_MORE}: the least length the value can have, counting a byte for every
+   * element, entry and field its headers so far announce (the walker's `leastEnd`).
+   */
+  leastEnd = 1;
   /** Bytes looked at so far, over all values (for tests that prove linear work). */
   examined = 0;
 
@@ -60,6 +65,7 @@ export class ValueScanner implements TokenDialect {
     this.#triedLoading = false;
     this.end = 0;
     this.needEnd = 1;
+    this.leastEnd = 1;
   }
 
   /**
@@ -86,6 +92,7 @@ export class ValueScanner implements TokenDialect {
     if (result === NEED_MORE) {
       this.examined += Math.max(0, length - pos);
       this.needEnd = walker.needEnd;
+      this.leastEnd = walker.leastEnd;
     } else if (result === COMPLETE) {
       this.end = walker.end;
     }

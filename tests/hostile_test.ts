@@ -1,5 +1,6 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
-// A corpus of crafted hostile inputs (forged lengths, nested-header bombs, deep nesting, overlong
+// A corpus of crafted hostile inputs (forged lengths, nested-header bombs and chains of headers
+// claiming the same bytes on every reader, deep nesting, overlong
 // UTF-8, bad record definitions and ids, bundle and reference pointers out of range, exponential
 // re-walks of shared references) with the exact error each must give, fast and without growing
 // the heap; prototype safety of `__proto__`, `constructor` and `prototype` keys; the record
@@ -9,6 +10,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   DecodeError,
+  decodeIter,
   IncompleteDataError,
   pack,
   Packr,
@@ -17,6 +19,7 @@ import {
   Unpackr,
   UnpackrStream,
 } from "../mod.ts";
+import { decodeToJson, inspectBytes } from "../cli.ts";
 import { ChunkDecoder } from "../_stream/chunk_decoder.ts";
 import { checkStream, heapBytes, prototypeProblem } from "../fuzz/_fuzz.ts";
 import {
@@ -103,38 +106,85 @@ const FORGED_LENGTHS: HostileCase[] = [
 ];
 
 const NESTED_BOMBS: HostileCase[] = [
-  // msgpackr PR #200: ~72 KB of nested array16 headers allocated 1.4 GB; the per-decode budget
-  // (array slots ≤ input bytes) stops the third header
+  // msgpackr PR #200: ~72 KB of nested array16 headers allocated 1.4 GB. Each header fits the bytes
+  // left alone; the per-value budget (every element, map key and value and record field announced
+  // takes one of the value's bytes) stops the third: 3 × 32767 elements exceed 72000 bytes by 26301
   {
     name: "72 KB of nested array16 headers (dc 7fff)",
     bytes: repeated([0xdc, 0x7f, 0xff], 72000),
-    error: incomplete(72000),
+    error: incomplete(72000, 26301),
   },
   {
     name: "1 MB of nested array32 headers (dd 0000ffff)",
     bytes: repeated([0xdd, 0x00, 0x00, 0xff, 0xff], 1000000),
-    error: incomplete(1000000),
+    error: incomplete(1000000, 16 * 0xffff - 1000000),
   },
   {
     name: "array16 headers nested in fixarrays",
     bytes: repeated([0x9f, 0xdc, 0x7f, 0xff], 72000),
-    error: incomplete(72000),
+    error: incomplete(72000, 3 * (15 + 0x7fff) - 72000),
   },
+  // 32767 entries announce 65534 keys and values: the second header's exceed the 72000 bytes
   {
     name: "72 KB of nested map16 headers (de 7fff) as map keys",
     bytes: repeated([0xde, 0x7f, 0xff], 72000),
-    error: invalid("Nesting deeper than maxDepth (1000)", 3002),
+    error: incomplete(72000, 2 * 0xfffe - 72000),
   },
   {
     name: "72 KB of nested map16 headers, maps as Maps",
     bytes: repeated([0xde, 0x7f, 0xff], 72000),
     decoder: () => new Unpackr(),
-    error: invalid("Nesting deeper than maxDepth (1000)", 3002),
+    error: incomplete(72000, 2 * 0xfffe - 72000),
+  },
+  {
+    name: "72 KB of map16 headers nested as map values (de 3fff a0)",
+    bytes: repeated([0xde, 0x3f, 0xff, 0xa0], 72000),
+    error: incomplete(72000, 3 * 0x7ffe - 72000),
+  },
+  {
+    name: "72 KB of map16 headers nested as map values, maps as Maps",
+    bytes: repeated([0xde, 0x3f, 0xff, 0xa0], 72000),
+    decoder: () => new Unpackr(),
+    error: incomplete(72000, 3 * 0x7ffe - 72000),
+  },
+  {
+    name: "map16 and array16 headers nested in turn (de 3fff a0 dc 7fff)",
+    bytes: repeated([0xde, 0x3f, 0xff, 0xa0, 0xdc, 0x7f, 0xff], 71995),
+    error: incomplete(71995, 2 * 0x7ffe + 0x7fff - 71995),
+  },
+  {
+    // refused at its first header, which alone claims more than the 3000 bytes after it
+    name: "an array32 of 65536 around array16 headers of 65535 (dd 00010000 dc ffff …)",
+    bytes: repeated([0xdc, 0xff, 0xff], 3005, [0xdd, 0x00, 0x01, 0x00, 0x00]),
+    error: incomplete(3005, 5 + 0x10000 - 3005),
+  },
+  {
+    name: "Set tags before nested array16 headers (d4 73 00 dc 7fff)",
+    bytes: repeated([0xd4, 0x73, 0x00, 0xdc, 0x7f, 0xff], 72000),
+    error: incomplete(72000, 3 * 0x7fff - 72000),
   },
   {
     name: "record definitions whose keys are nested array16 headers",
     bytes: repeated([0xd4, 0x72, 0x40, 0xdc, 0x7f, 0xff], 72000),
-    error: incomplete(72000),
+    error: incomplete(72000, 3 * 0x7fff - 72000),
+  },
+  {
+    // a record of 40 fields (keys 0..39), whose first field is a reference to the same record,
+    // and so on 1000 times: each reference announces 40 values; in 1046 bytes the 25th reference
+    // brings the claims to 40 (the keys) + 40 (the defined record) + 25 × 40 = 1080
+    name: "nested one-byte references to a record of 40 fields",
+    bytes: new Uint8Array([
+      0xd4,
+      0x72,
+      0x40,
+      0xdc,
+      0x00,
+      40,
+      ...Array.from({ length: 40 }, (_, i) => i),
+      ...new Uint8Array(1000).fill(0x40),
+    ]),
+    decoder: () => new Unpackr(),
+    error: incomplete(1046, 1080 - 1046),
   },
 ];
 
@@ -576,6 +626,176 @@ describe("hostile input: time and memory", () => {
       assert.ok(perByte < 100, `${name}: ${perByte.toFixed(0)} bytes per input byte`);
     });
   }
+});
+
+/**
+ * Chains of container headers nested in each other that each fit the bytes after them alone and
+ * together claim far more (other implementations' 2026 advisories): every reader refuses them by
+ * the sum of their claims, at once. `claims` is what the headers announce (a byte for each
+ * element, map key and value), `decoder` the Unpackr options that read the maps that way.
+ */
+const CHAINS: { name: string; unit: number[]; prefix?: number[]; options: object }[] = [
+  { name: "array16 headers (dc 7fff …)", unit: [0xdc, 0x7f, 0xff], options: {} },
+  {
+    name: "map16 headers as map values, maps as objects (de 3fff a0 …)",
+    unit: [0xde, 0x3f, 0xff, 0xa0],
+    options: { mapsAsObjects: true },
+  },
+  {
+    name: "map16 headers as map keys, maps as Maps (de 3fff …)",
+    unit: [0xde, 0x3f, 0xff],
+    options: { mapsAsObjects: false },
+  },
+  {
+    name: "map16 and array16 headers in turn (de 3fff a0 dc 7fff …)",
+    unit: [0xde, 0x3f, 0xff, 0xa0, 0xdc, 0x7f, 0xff],
+    options: { mapsAsObjects: true },
+  },
+  {
+    name: "array16 headers in an array32 (dd 00010000 dc ffff …)",
+    unit: [0xdc, 0xff, 0xff],
+    prefix: [0xdd, 0x00, 0x01, 0x00, 0x00],
+    options: {},
+  },
+];
+
+describe("hostile input: chains of headers claiming the same bytes, on every reader", () => {
+  const SIZE = 60000;
+  for (const chain of CHAINS) {
+    const bytes = repeated(chain.unit, SIZE, chain.prefix ?? []);
+
+    test(`unpack() and Unpackr refuse ${chain.name} at once`, () => {
+      for (
+        const decode of [
+          (b: Uint8Array) => unpack(b),
+          (b: Uint8Array) => new Unpackr(chain.options).unpack(b),
+        ]
+      ) {
+        let caught: unknown;
+        const started = performance.now();
+        const { peak } = measureHeap(() => {
+          try {
+            decode(bytes);
+          } catch (error) {
+            caught = error;
+          }
+        });
+        assert.ok(performance.now() - started < CASE_BUDGET_MS);
+        assert.ok(caught instanceof IncompleteDataError, String(caught));
+        // what the headers claim beyond the input, as the message says
+        assert.ok(caught.missingBytes! > 0, caught.message);
+        assert.match(caught.message, new RegExp(`${caught.missingBytes} more bytes needed`));
+        assert.ok(peak < 20_000_000, `${(peak / 1e6).toFixed(1)} MB`);
+      }
+    });
+
+    test(`UnpackrStream and decodeIter refuse ${chain.name} without waiting for more bytes`, async () => {
+      // the chain, then an endless supply of filler: the stream must fail as soon as the claims
+      // exceed maxIncompleteBufferSize, not after holding that many bytes
+      const PIECE = 1024;
+      let pulled = 0;
+      function* chunks(): Generator<Uint8Array> {
+        for (let at = 0; at < bytes.length; at += PIECE) {
+          pulled++;
+          yield bytes.subarray(at, at + PIECE);
+        }
+        for (;;) {
+          pulled++;
+          yield new Uint8Array(PIECE);
+        }
+      }
+      const options = { ...chain.options, maxIncompleteBufferSize: 1 << 20 };
+      assert.throws(() => [...decodeIter(chunks(), options)], (error: unknown) => {
+        assert.ok(error instanceof DecodeError, String(error));
+        assert.match(
+          error.message,
+          /Maximum incomplete buffer size exceeded: the value at offset 0/,
+        );
+        return true;
+      });
+      assert.ok(pulled * PIECE < SIZE, `${pulled} chunks read`);
+      pulled = 0;
+      const stream = ReadableStream.from(chunks()).pipeThrough(new UnpackrStream(options));
+      await assert.rejects(Array.fromAsync(stream), /Maximum incomplete buffer size exceeded/);
+      assert.ok(pulled * PIECE < SIZE + 16 * PIECE, `${pulled} chunks read`);
+      // with the default bound (64 MiB) too: 60 KB of headers claim more
+      pulled = 0;
+      assert.throws(
+        () => [...decodeIter(chunks(), chain.options)],
+        /Maximum incomplete buffer size exceeded/,
+      );
+      assert.ok(pulled * PIECE <= SIZE + PIECE, `${pulled} chunks read`);
+    });
+
+    test(`the command line's decode and inspect refuse ${chain.name} at once`, () => {
+      // the tool's reader allocates nothing per announced item: it reads the headers until
+      // maxDepth, and a shorter chain until the input ends, where it reports what all the
+      // headers still claim
+      const short = repeated(chain.unit, 300 * chain.unit.length, chain.prefix ?? []);
+      for (const input of [bytes, short]) {
+        for (
+          const run of [() => decodeToJson(input), () => {
+            throw inspectBytes(input).error;
+          }]
+        ) {
+          const started = performance.now();
+          assert.throws(run, (error: unknown) => {
+            assert.ok(error instanceof DecodeError, String(error));
+            if (input === bytes) {
+              assert.match(error.message, /^Nesting deeper than maxDepth \(1000\) at offset/);
+            } else {
+              assert.ok(error instanceof IncompleteDataError, String(error));
+              assert.ok(error.missingBytes! > 1_000_000, error.message);
+            }
+            return true;
+          });
+          assert.ok(performance.now() - started < 1000);
+        }
+      }
+    });
+  }
+
+  test("each reader reports what the claims of nested headers need, at least", async () => {
+    // three nested arrays of 10 (each fits the 21 bytes alone), then 12 bytes: the value needs
+    // at least 37 (3 headers, 10 + 9 + 9 elements after the inner headers)
+    const bytes = new Uint8Array([0xdc, 0, 10, 0xdc, 0, 10, 0xdc, 0, 10, ...new Uint8Array(12)]);
+    // the decoder's budget: 30 values announced in 21 bytes
+    assert.throws(() => unpack(bytes), (error: unknown) => {
+      assert.ok(error instanceof IncompleteDataError);
+      assert.equal(error.missingBytes, 9);
+      return true;
+    });
+    // the token walkers count every header's bytes: exactly what is missing
+    assert.throws(() => decodeToJson(bytes), (error: unknown) => {
+      assert.ok(error instanceof IncompleteDataError);
+      assert.equal(error.missingBytes, 37 - 21);
+      assert.match(
+        error.message,
+        /has 3 of 10 items \(at least 7 more bytes needed; the value needs at least 16\)$/,
+      );
+      return true;
+    });
+    const chunks = [bytes.subarray(0, 10), bytes.subarray(10)];
+    assert.throws(
+      () => [...decodeIter(chunks, { maxIncompleteBufferSize: 36 })],
+      /Maximum incomplete buffer size exceeded: the value at offset 0 needs more than 36 bytes/,
+    );
+    await assert.rejects(
+      Array.fromAsync(
+        ReadableStream.from(chunks).pipeThrough(new UnpackrStream({ maxIncompleteBufferSize: 36 })),
+      ),
+      /Maximum incomplete buffer size exceeded/,
+    );
+    // with room for it, the stream waits, and its end reports the value cut short
+    assert.throws(
+      () => [...decodeIter(chunks, { maxIncompleteBufferSize: 37 })],
+      (error: unknown) => {
+        assert.ok(error instanceof IncompleteDataError, String(error));
+        assert.match(error.message, /the stream ended 21 bytes into a value/);
+        return true;
+      },
+    );
+  });
 });
 
 describe("hostile input: record reader compile cap", () => {
