@@ -1,7 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // The browser test page's module. It loads the bundle the server serves for this page at
 // ./bundle.js (dist/msgpackr-no-eval.js or dist/msgpackr.js), then packs and unpacks 1,000 records
-// with shared structures and decodes a fetch response body through UnpackrStream. It reports
+// with shared structures, decodes a fetch response body through UnpackrStream, and packs and
+// unpacks maps and records of repeated shapes with new instances. It reports
 // its checks and the page's CSP violations (recorded by listen.js) as one console message,
 // `__RESULT__{json}`, so the test runner never evaluates code in the page.
 
@@ -147,6 +148,25 @@ async function main() {
   for (let next = await echo.read(); !next.done; next = await echo.read()) echoed.push(next.value);
   const echoDiff = difference(echoed, rows);
   check("PackrStream to UnpackrStream round trips 1,000 records", echoDiff === "", echoDiff);
+
+  // more of the session: plain maps and records of repeated shapes, packed and unpacked by new
+  // instances, each shape many times (where code generation is refused, the first refusal above
+  // turned it off for the page: the runner counts the violations)
+  const maps = rows.map((value) => ({ id: value.id, city: value.address.city, tags: value.tags }));
+  const sessionDiffs = [];
+  for (let pass = 0; pass < 3; pass++) {
+    const mapPackr = new Packr({ useRecords: false });
+    sessionDiffs.push(difference(mapPackr.unpack(mapPackr.pack(maps)), maps));
+    sessionDiffs.push(difference(unpack(pack(maps)), maps));
+    const recordPackr = new Packr();
+    sessionDiffs.push(difference(new Unpackr().unpack(recordPackr.pack(maps)), maps));
+  }
+  const sessionDiff = sessionDiffs.find((diff) => diff !== "") ?? "";
+  check(
+    "maps and records of repeated shapes round trip, three times over",
+    sessionDiff === "",
+    sessionDiff,
+  );
 }
 
 async function finish() {
