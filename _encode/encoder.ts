@@ -19,7 +19,7 @@ import { type KeyNode, ShapeTree } from "../_records/shape_tree.ts";
 import { writeTimestamp } from "../_format/timestamp.ts";
 import type { EncodeContext } from "./context.ts";
 import { typedArrayCode } from "../_format/typed_array_ext.ts";
-import { encodeUtf8Manually, textEncoder } from "../_strings/utf8.ts";
+import { encodeUtf8Manually, textEncoder, toWellFormed } from "../_strings/utf8.ts";
 import { MANUAL_UTF8_MAX, nativeUtf8Write } from "../_strings/utf8_writer.ts";
 
 /** A caller-provided output buffer (`useBuffer`) and where the next pack writes in it. */
@@ -232,9 +232,10 @@ function writeValue(value: unknown): void {
  * Strings: the header is guessed from the UTF-16 length (the UTF-8 length is at least that),
  * the bytes written after it, and the bytes moved up with `copyWithin` when the guess was short.
  * Strings under 32 units are written by hand at once after a one-byte header (a fixstr when
- * ASCII, as most short strings are). The bytes are msgpackr's: under 64 units a lone surrogate is
- * written in its 3-byte WTF-8 form, from 64 units on as U+FFFD (the engine's encoder). Who writes
- * them: see MANUAL_UTF8_MAX below.
+ * ASCII, as most short strings are). The bytes are always well-formed UTF-8, what `TextEncoder`
+ * writes: an unpaired surrogate is U+FFFD whoever writes it (msgpackr writes it in its 3-byte
+ * WTF-8 form under 64 units; docs/wire-format.md, "Strings"). Who writes them: see
+ * MANUAL_UTF8_MAX below.
  */
 function writeString(value: string): void {
   const length = value.length;
@@ -265,7 +266,7 @@ function writeString(value: string): void {
   const dataStart = position + headerSize;
   const byteLength = length <= MANUAL_UTF8_MAX
     ? encodeUtf8Manually(target, targetView, dataStart, value) - dataStart
-    : encodeUtf8Natively(value, dataStart, length);
+    : encodeUtf8Natively(value, dataStart);
   // 32 units or more: at least 32 bytes (UTF-8 has at least as many bytes as UTF-16 has units)
   if (byteLength < 0x100) {
     target[position++] = 0xd9;
@@ -293,25 +294,13 @@ function writeString(value: string): void {
 
 /**
  * Writes `value` (longer than MANUAL_UTF8_MAX units) as UTF-8 at `start` with the engine's
- * encoder and returns the byte length. Engines write a lone surrogate as U+FFFD (`ef bf bd`);
- * msgpackr writes strings under 64 units by hand, lone surrogates in their 3-byte WTF-8 form. So
- * a short string whose bytes contain `ef bf bd` is written again by hand (same length), and our
- * bytes stay msgpackr's.
+ * encoder and returns the byte length. Both engine writers write an unpaired surrogate as U+FFFD
+ * (`ef bf bd`), as `encodeUtf8Manually` does.
  */
-function encodeUtf8Natively(value: string, start: number, length: number): number {
-  const byteLength = nativeUtf8Write !== null
+function encodeUtf8Natively(value: string, start: number): number {
+  return nativeUtf8Write !== null
     ? nativeUtf8Write.call(target, value, start, target.length - start)
     : textEncoder.encodeInto(value, target.subarray(start)).written;
-  if (length < 0x40 && byteLength !== length) {
-    const end = start + byteLength - 2;
-    for (let i = start; i < end; i++) {
-      if (target[i] === 0xef && target[i + 1] === 0xbf && target[i + 2] === 0xbd) {
-        encodeUtf8Manually(target, targetView, start, value);
-        break;
-      }
-    }
-  }
-  return byteLength;
 }
 
 function writeNumber(value: number): void {
@@ -1407,7 +1396,9 @@ function writeBundledString(value: string): void {
   }
   const current = bundle!;
   const nonAscii = NON_ASCII.test(value);
-  if (nonAscii) current.nonAscii += value;
+  // well-formed before it joins the others (same UTF-16 length, which the count gives the
+  // decoder): a lone high surrogate at its end must not pair with a low one opening the next
+  if (nonAscii) current.nonAscii += toWellFormed(value);
   else current.ascii += value;
   target[position++] = 0xc1;
   writeNumber(nonAscii ? -length : length);
