@@ -8,21 +8,23 @@
 // and none after it. Nothing is tried at import: each compiler asks when a shape is due. Only the
 // compilers import this module; `no_eval.ts` never reaches it.
 
-let allowed = true;
+let refused = false;
+/** The first refusal, rethrown for every later attempt. */
+let refusal: unknown;
 
 /**
- * `new Function(...parameters, body)`. After the first refusal, throws an `EvalError` without
- * trying again; the refusal itself is rethrown as it came.
+ * `new Function(...parameters, body)`. After the first refusal, throws that refusal again
+ * without trying.
  */
 export function generateFunction(
   parameters: readonly string[],
   body: string,
 ): (...args: never[]) => unknown {
-  if (!allowed) throw new EvalError("Code generation from strings was refused here before");
+  if (refused) throw refusal;
   try {
     return new Function(...parameters, body) as (...args: never[]) => unknown;
   } catch (error) {
-    allowed = false;
-    throw error;
+    refused = true;
+    throw refusal = error;
   }
 }

@@ -203,8 +203,8 @@ export function writeAsciiRun(
  * unpaired surrogate written as U+FFFD (`ef bf bd`), exactly as `TextEncoder` writes it
  * (docs/wire-format.md, "Strings"). `target` must have room for 3 bytes per UTF-16 code unit, and
  * `view` is a DataView of its bytes with the same indices (for {@linkcode writeAsciiRun}, which
- * writes the leading ASCII run). The 3-byte branch tests for a surrogate once, with the test that
- * tells it from the other 3-byte characters, so text without surrogates pays nothing more.
+ * writes the leading ASCII run). The 3-byte branch tests for a surrogate once (the test that
+ * also finds a pair), so text without surrogates pays nothing more.
  */
 export function encodeUtf8Manually(
   target: Uint8Array,
@@ -223,29 +223,26 @@ export function encodeUtf8Manually(
     } else if (c < 0x800) {
       target[position++] = (c >> 6) | 0xc0;
       target[position++] = (c & 0x3f) | 0x80;
-    } else if ((c & 0xf800) !== 0xd800) {
+    } else {
+      if ((c & 0xf800) === 0xd800) {
+        if (c < 0xdc00 && (string.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+          // a high surrogate and the low one after it (past the end, charCodeAt is NaN: 0 here)
+          c = 0x10000 + ((c & 0x03ff) << 10) + (string.charCodeAt(++i) & 0x03ff);
+          target[position++] = (c >> 18) | 0xf0;
+          target[position++] = ((c >> 12) & 0x3f) | 0x80;
+          target[position++] = ((c >> 6) & 0x3f) | 0x80;
+          target[position++] = (c & 0x3f) | 0x80;
+          continue;
+        }
+        c = 0xfffd; // an unpaired surrogate
+      }
       target[position++] = (c >> 12) | 0xe0;
       target[position++] = ((c >> 6) & 0x3f) | 0x80;
       target[position++] = (c & 0x3f) | 0x80;
-    } else if (c < 0xdc00 && (string.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      // a high surrogate and the low one after it (past the end, charCodeAt is NaN: 0 here)
-      c = 0x10000 + ((c & 0x03ff) << 10) + (string.charCodeAt(++i) & 0x03ff);
-      target[position++] = (c >> 18) | 0xf0;
-      target[position++] = ((c >> 12) & 0x3f) | 0x80;
-      target[position++] = ((c >> 6) & 0x3f) | 0x80;
-      target[position++] = (c & 0x3f) | 0x80;
-    } else {
-      // an unpaired surrogate: U+FFFD
-      target[position++] = 0xef;
-      target[position++] = 0xbf;
-      target[position++] = 0xbd;
     }
   }
   return position;
 }
-
-const nativeToWellFormed = (String.prototype as { toWellFormed?: (this: string) => string })
-  .toWellFormed;
 
 /**
  * `string` with every unpaired surrogate replaced by U+FFFD, the same UTF-16 length
@@ -253,24 +250,18 @@ const nativeToWellFormed = (String.prototype as { toWellFormed?: (this: string) 
  * strings that are joined before they are encoded (bundles): each must be well-formed before it
  * joins, or a lone high surrogate at the end of one would pair with a low one opening the next.
  */
-export const toWellFormed: (string: string) => string = nativeToWellFormed !== undefined
-  ? (string) => nativeToWellFormed.call(string)
-  : wellFormedInJavaScript;
+export function toWellFormed(string: string): string {
+  const native = (string as { toWellFormed?: (this: string) => string }).toWellFormed;
+  return native !== undefined ? native.call(string) : wellFormedInJavaScript(string);
+}
 
-/** {@linkcode toWellFormed} for engines without `String.prototype.toWellFormed`. */
+/** A surrogate pair, or a surrogate alone (code units: no `u` flag). */
+const SURROGATES = /[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]/g;
+
+/**
+ * {@linkcode toWellFormed} for engines without `String.prototype.toWellFormed`: pairs are kept,
+ * a surrogate alone becomes U+FFFD.
+ */
 export function wellFormedInJavaScript(string: string): string {
-  const length = string.length;
-  let result = "";
-  let from = 0;
-  for (let i = 0; i < length; i++) {
-    const c = string.charCodeAt(i);
-    if ((c & 0xf800) !== 0xd800) continue;
-    if (c < 0xdc00 && (string.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      i++;
-      continue;
-    }
-    result += string.slice(from, i) + "\ufffd";
-    from = i + 1;
-  }
-  return from === 0 ? string : result + string.slice(from);
+  return string.replace(SURROGATES, (match) => match.length === 2 ? match : "\ufffd");
 }

@@ -15,7 +15,7 @@
  *   user (`exports`, `sideEffects`, `browser`): see `scripts/_bundle.ts`.
  * - Each program is one import and a use that keeps it alive (`globalThis.kept = unpack`).
  * - KB is 1,000 bytes, in the budgets and in the table.
- * - Budgets: `pack` within 25 KB / 8 KB; every other entry at its size of today with a small
+ * - Budgets: `pack` within 25 KB / 8.1 KB; every other entry at its size of today with a small
  *   margin, so that a change that makes a page load more fails CI unless its budget is raised on
  *   purpose (and the README's Browser section says so).
  * - `--json` prints the measurements as one JSON object ({@linkcode Report}) instead of the table.
@@ -75,7 +75,7 @@ const ENTRIES: readonly Entry[] = [
     name: "pack",
     program: `import { pack } from "@x/msgpackr/pack"`,
     minKB: 25,
-    gzipKB: 8,
+    gzipKB: 8.1,
   },
   {
     name: "no-eval-stream",
@@ -87,14 +87,14 @@ const ENTRIES: readonly Entry[] = [
     name: "msgpackr.js",
     file: "dist/msgpackr.js",
     modulesOf: `import * as all from "@x/msgpackr"`,
-    minKB: 76.5,
-    gzipKB: 27.5,
+    minKB: 78,
+    gzipKB: 28.2,
   },
   {
     name: "all",
     program: `import * as all from "@x/msgpackr"`,
-    minKB: 76.5,
-    gzipKB: 27.5,
+    minKB: 78,
+    gzipKB: 28.2,
   },
   {
     name: "decode-iter",
@@ -105,8 +105,8 @@ const ENTRIES: readonly Entry[] = [
   {
     name: "packr-stream",
     program: `import { PackrStream } from "@x/msgpackr/stream"`,
-    minKB: 34.5,
-    gzipKB: 12.7,
+    minKB: 36,
+    gzipKB: 13.3,
   },
   {
     name: "no-eval-unpack",
@@ -119,7 +119,7 @@ const ENTRIES: readonly Entry[] = [
     file: "dist/msgpackr-no-eval.js",
     modulesOf: `import * as all from "@x/msgpackr/no-eval"`,
     minKB: 119,
-    gzipKB: 28.5,
+    gzipKB: 29.1,
   },
 ];
 

@@ -167,6 +167,25 @@ async function main() {
     sessionDiff === "",
     sessionDiff,
   );
+
+  // canonical bytes: the same here as on Deno, Bun and Node (tests/canonical_test.ts), one NaN
+  // whatever its bits (V8 would write this one's sign and payload)
+  const nan = new Float64Array(new Uint32Array([0, 0xfff80000]).buffer)[0];
+  const value = {
+    z: [nan, 2 ** 40, -0, "\u00e9\ud800"],
+    a: new Map([["b", 1], [2, null], ["a", 5n]]),
+  };
+  const canonicalHex = Array.from(
+    new Packr({ canonical: true }).pack(value),
+    (byte) => byte.toString(16).padStart(2, "0"),
+  ).join("");
+  const expectedHex = "82a1618302c0a161cf0000000000000005a16201a17a94cb7ff8000000000000" +
+    "cf000001000000000000a5c3a9efbfbd";
+  check(
+    "canonical: true writes the bytes every runtime writes",
+    canonicalHex === expectedHex,
+    canonicalHex,
+  );
 }
 
 async function finish() {

@@ -9,8 +9,9 @@
  * Each page (index.html, listen.js, page.js) loads the bundle of its case as `./bundle.js`,
  * packs and unpacks 1,000 records with shared structures, decodes a `fetch` body streamed by
  * this server (records.msgpack, written with our PackrStream) through `UnpackrStream`, packs
- * and unpacks maps and records of repeated shapes with new instances, and reports its checks
- * and every `securitypolicyviolation` event of the page:
+ * and unpacks maps and records of repeated shapes with new instances, checks the bytes of
+ * `canonical: true`, and reports its checks and every `securitypolicyviolation` event of the
+ * page:
  *
  * 1. no-eval bundle, `script-src 'self'`: every check passes, zero violations.
  * 2. default bundle, `script-src 'self'`: every check passes. The default bundle tries to
@@ -207,7 +208,7 @@ async function runCase(
     for (const check of result.checks) expect(check.name, check.ok, check.detail);
     expect(
       "the page ran every check",
-      result.checks.length === 12,
+      result.checks.length === 13,
       `${result.checks.length} checks`,
     );
     expect(
