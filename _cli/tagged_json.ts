@@ -221,7 +221,9 @@ export class TaggedConverter {
 
   #str(node: WireNode): JsonValue {
     const text = node.value as string;
-    if (node.encoding === "invalid") {
+    // not UTF-8, or msgpackr's WTF-8 for a lone surrogate: the library writes U+FFFD for the
+    // text, so only the bytes themselves give them back
+    if (node.encoding !== "utf8") {
       const payload = this.#payload(node);
       return this.#withHeader(tag("str", ["base64", toBase64(payload)]), node, "str");
     }

@@ -48,11 +48,15 @@ export function fromHex(text: string): Uint8Array | null {
 }
 
 /**
- * UTF-8 that may hold surrogates as 3-byte sequences (WTF-8, as msgpackr writes lone surrogates
- * in short strings); `null` when the bytes are not even that.
+ * UTF-8 that may hold lone surrogates as 3-byte sequences (WTF-8, as msgpackr writes them in
+ * short strings); `null` when the bytes are not even that: not UTF-8 but for surrogates, an
+ * overlong form, or a high and a low surrogate written as two 3-byte sequences (WTF-8 writes a
+ * pair as one 4-byte sequence).
  */
 export function decodeWtf8(bytes: Uint8Array): string | null {
   let out = "";
+  /** Where the last 3-byte high surrogate ended. */
+  let highEnd = -1;
   for (let i = 0; i < bytes.length;) {
     const b0 = bytes[i];
     let code: number;
@@ -83,8 +87,10 @@ export function decodeWtf8(bytes: Uint8Array): string | null {
     ) {
       return null;
     }
+    if (code >= 0xdc00 && code < 0xe000 && highEnd === i) return null;
     out += String.fromCodePoint(code);
     i += size;
+    if (code >= 0xd800 && code < 0xdc00) highEnd = i;
   }
   return out;
 }

@@ -22,7 +22,7 @@ import { isTimestampLength, timestampParts } from "../_format/timestamp.ts";
 import { decodeWtf8 } from "./text.ts";
 import { DecodeError, IncompleteDataError } from "../_core/errors.ts";
 import type { Structure } from "../_core/options.ts";
-import { decodeString, decodeStringStrict, encodeUtf8Manually } from "../_strings/utf8.ts";
+import { decodeString, decodeStringStrict } from "../_strings/utf8.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "../_format/typed_array_ext.ts";
 import {
   EXT,
@@ -765,14 +765,11 @@ export class WireWalker {
     const strict = decodeStringStrict(this.#b, start, end);
     if (strict !== null) return strict;
     const bytes = this.#b.subarray(start, end);
+    // WTF-8 as msgpackr writes it: only under 64 units (from 64 it writes U+FFFD)
     const text = bytes.length < 0xc0 ? decodeWtf8(bytes) : null;
     if (text !== null && text.length < 0x40) {
-      const check = new Uint8Array(text.length * 3);
-      const length = encodeUtf8Manually(check, new DataView(check.buffer), 0, text);
-      if (length === bytes.length && check.subarray(0, length).every((b, i) => b === bytes[i])) {
-        node.encoding = "wtf8";
-        return text;
-      }
+      node.encoding = "wtf8";
+      return text;
     }
     node.encoding = "invalid";
     return decodeString(this.#b, start, end);

@@ -83,6 +83,7 @@ export const OPTIONS = {
   ],
   useTimestamp32: [ENCODER_LIVE, false],
   useInt64: [ENCODER_LIVE, false],
+  canonical: [ENCODER, false],
   onInvalidDate: [ENCODER_LIVE],
   encodeUndefinedAsNil: [ENCODER_LIVE, false],
   variableMapSize: [ENCODER, false],

@@ -248,9 +248,24 @@ export interface PackrOptions extends UnpackrOptions {
    * (`d3`, negative) or uint64 (`cf`, positive) instead of float64, so that the integer fields of
    * other languages (Go's `int64`, Python's `int`) receive an integer. Other numbers and bigints
    * are written as without it. msgpackr writes float64 there.
-   * @default {false}
+   * @default {false}, or `true` with `canonical`
    */
   useInt64?: boolean;
+  /**
+   * Canonical bytes: the same data always gives the same bytes, for hashing, signing,
+   * deduplicating or caching by the encoded form (docs/wire-format.md, "Canonical encoding").
+   * Object keys and `Map` entries are sorted (string keys by UTF-16 code units, the order of
+   * `Object.keys(o).sort()` and of `@msgpack/msgpack`'s `sortKeys`, so that both libraries write
+   * the same bytes), every map, array, string and number takes its smallest header (safe
+   * integers beyond 32 bits as int64/uint64, as `useInt64`; bigints as uint64 from 0 and int64
+   * below), an object and a `Map` with the same string keys give the same bytes, and NaN is one
+   * bit pattern. Plain maps only: records are off (also on a `Packr`), and asking for records
+   * (`useRecords: true` or a function), shared structures (`structures`, `getStructures`,
+   * `saveStructures`), `structuredClone` or `bundleStrings` with it is a `TypeError`. Read at
+   * construction: it decides whether the instance has records at all.
+   * @default {false}
+   */
+  canonical?: boolean;
   /** Value written in place of an invalid `Date`; without it, `d4 ff ff` is written. */
   onInvalidDate?: () => unknown;
   /**
@@ -349,4 +364,5 @@ export type ConstructionOption =
   | "maxOwnStructures"
   | "variableMapSize"
   | "coercibleKeyAsNumber"
-  | "skipValues";
+  | "skipValues"
+  | "canonical";

@@ -24,7 +24,7 @@ interface DerivedFlags {
   recordsPredicate: ((value: object) => boolean) | null;
   /**
    * Objects that are not records get the smallest map header (`variableMapSize`,
-   * `coercibleKeyAsNumber`, `skipValues`), else map16 with the count back-patched.
+   * `coercibleKeyAsNumber`, `skipValues`, `canonical`), else map16 with the count back-patched.
    */
   variableMap: boolean;
   /** Integers 0x40..0x7f as fixints (only when records are off: they are record ids). */
@@ -48,8 +48,8 @@ function derive(settings: Settings): DerivedFlags {
   const useRecords = settings.useRecords;
   return {
     recordsPredicate: typeof useRecords === "function" ? useRecords : null,
-    variableMap:
-      !!(settings.variableMapSize || settings.coercibleKeyAsNumber || settings.skipValues),
+    variableMap: !!(settings.variableMapSize || settings.coercibleKeyAsNumber ||
+      settings.skipValues || settings.canonical),
     fixintsTo0x7f: useRecords === false,
     bigIntExtension: settings.useBigIntExtension === true || settings.moreTypes === true ||
       (settings.moreTypes === undefined && settings.structuredClone === true),

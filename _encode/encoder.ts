@@ -20,7 +20,7 @@ import { writeExactTimestamp, writeTimestamp } from "../_format/timestamp.ts";
 import { TIMESTAMP_BRAND } from "../_core/timestamp.ts";
 import type { EncodeContext } from "./context.ts";
 import { typedArrayCode } from "../_format/typed_array_ext.ts";
-import { encodeUtf8Manually, textEncoder } from "../_strings/utf8.ts";
+import { encodeUtf8Manually, textEncoder, toWellFormed } from "../_strings/utf8.ts";
 import { MANUAL_UTF8_MAX, nativeUtf8Write } from "../_strings/utf8_writer.ts";
 
 /** A caller-provided output buffer (`useBuffer`) and where the next pack writes in it. */
@@ -233,9 +233,10 @@ function writeValue(value: unknown): void {
  * Strings: the header is guessed from the UTF-16 length (the UTF-8 length is at least that),
  * the bytes written after it, and the bytes moved up with `copyWithin` when the guess was short.
  * Strings under 32 units are written by hand at once after a one-byte header (a fixstr when
- * ASCII, as most short strings are). The bytes are msgpackr's: under 64 units a lone surrogate is
- * written in its 3-byte WTF-8 form, from 64 units on as U+FFFD (the engine's encoder). Who writes
- * them: see MANUAL_UTF8_MAX below.
+ * ASCII, as most short strings are). The bytes are always well-formed UTF-8, what `TextEncoder`
+ * writes: an unpaired surrogate is U+FFFD whoever writes it (msgpackr writes it in its 3-byte
+ * WTF-8 form under 64 units; docs/wire-format.md, "Strings"). Who writes them: see
+ * MANUAL_UTF8_MAX below.
  */
 function writeString(value: string): void {
   const length = value.length;
@@ -266,7 +267,7 @@ function writeString(value: string): void {
   const dataStart = position + headerSize;
   const byteLength = length <= MANUAL_UTF8_MAX
     ? encodeUtf8Manually(target, targetView, dataStart, value) - dataStart
-    : encodeUtf8Natively(value, dataStart, length);
+    : encodeUtf8Natively(value, dataStart);
   // 32 units or more: at least 32 bytes (UTF-8 has at least as many bytes as UTF-16 has units)
   if (byteLength < 0x100) {
     target[position++] = 0xd9;
@@ -294,25 +295,13 @@ function writeString(value: string): void {
 
 /**
  * Writes `value` (longer than MANUAL_UTF8_MAX units) as UTF-8 at `start` with the engine's
- * encoder and returns the byte length. Engines write a lone surrogate as U+FFFD (`ef bf bd`);
- * msgpackr writes strings under 64 units by hand, lone surrogates in their 3-byte WTF-8 form. So
- * a short string whose bytes contain `ef bf bd` is written again by hand (same length), and our
- * bytes stay msgpackr's.
+ * encoder and returns the byte length. Both engine writers write an unpaired surrogate as U+FFFD
+ * (`ef bf bd`), as `encodeUtf8Manually` does.
  */
-function encodeUtf8Natively(value: string, start: number, length: number): number {
-  const byteLength = nativeUtf8Write !== null
+function encodeUtf8Natively(value: string, start: number): number {
+  return nativeUtf8Write !== null
     ? nativeUtf8Write.call(target, value, start, target.length - start)
     : textEncoder.encodeInto(value, target.subarray(start)).written;
-  if (length < 0x40 && byteLength !== length) {
-    const end = start + byteLength - 2;
-    for (let i = start; i < end; i++) {
-      if (target[i] === 0xef && target[i + 1] === 0xbf && target[i + 2] === 0xbd) {
-        encodeUtf8Manually(target, targetView, start, value);
-        break;
-      }
-    }
-  }
-  return byteLength;
 }
 
 function writeNumber(value: number): void {
@@ -382,20 +371,31 @@ function writeFloat(value: number): void {
     }
   }
   target[position] = 0xcb;
-  targetView.setFloat64(position + 1, value);
+  if (value === value || !context.canonical) {
+    targetView.setFloat64(position + 1, value);
+  } else {
+    // one NaN: V8 writes a NaN's own sign and payload bits, JavaScriptCore one pattern
+    targetView.setUint32(position + 1, 0x7ff80000);
+    targetView.setUint32(position + 5, 0);
+  }
   position += 9;
 }
 
 /**
  * Bigints: int64 `d3` within [-2^63, 2^63), uint64 `cf` up to 2^64, else float64, a string or
- * the "B" extension as the options say (docs/wire-format.md, "Integers and bigints").
+ * the "B" extension as the options say (docs/wire-format.md, "Integers and bigints"). With
+ * `canonical`, every bigint from 0 up to 2^64 is `cf`, as `@msgpack/msgpack`'s `useBigInt64`
+ * writes it.
  */
 function writeBigInt(value: bigint): void {
-  if (value < 0x8000000000000000n && value >= -0x8000000000000000n) {
+  if (
+    value < 0x8000000000000000n && value >= -0x8000000000000000n &&
+    !(value >= 0 && context.canonical)
+  ) {
     target[position++] = 0xd3;
     targetView.setBigInt64(position, value);
     position += 8;
-  } else if (value < 0x10000000000000000n && value > 0) {
+  } else if (value < 0x10000000000000000n && value >= 0) {
     target[position++] = 0xcf;
     targetView.setBigUint64(position, value);
     position += 8;
@@ -459,7 +459,8 @@ function writeArray(array: readonly unknown[]): void {
   }
   enter();
   const first = length > 0 ? array[0] : undefined;
-  if (typeof first === "number" && context.useFloat32 === 0) {
+  // (not `canonical`: its NaN is written by `writeFloat`)
+  if (typeof first === "number" && context.useFloat32 === 0 && !context.canonical) {
     writeNumberElements(array, length);
   } else if (mapWriters && typeof first === "object" && first !== null) {
     writeObjectElements(array, length);
@@ -478,11 +479,12 @@ function writeArray(array: readonly unknown[]): void {
 
 /**
  * The elements of an array that starts with a number, when floats are written as float64
- * (`useFloat32` off): the output, its view, its safe end and the position in locals, as the
- * decoder's `readNumberElements` keeps them (no loads and stores of module variables per element).
- * The two commonest forms are written here: a positive fixint `0xxxxxxx` below 0x40, and
- * a float64 `cb` + 8 bytes big-endian for a number that is neither a uint32 nor an int32 (what
- * `writeFloat` writes without float32) and not a safe integer under `useInt64`. Every other
+ * (`useFloat32` off, not `canonical`): the output, its view, its safe end and the position in
+ * locals, as the decoder's `readNumberElements` keeps them (no loads and stores of module
+ * variables per element). The two commonest forms are written here: a positive fixint
+ * `0xxxxxxx` below 0x40, and a float64 `cb` + 8 bytes big-endian for a number that is neither a
+ * uint32 nor an int32 (what `writeFloat` writes without float32) and not a safe integer under
+ * `useInt64`. Every other
  * number goes to `writeNumber`, every other value to `writeValue`, with `position` written back
  * first and the locals read back after (an element may have moved the output to a larger
  * buffer). Arrays that start with anything else keep the loop in `writeArray`.
@@ -558,6 +560,10 @@ function writeMapHeader(length: number): void {
 function writeMap(map: Map<unknown, unknown>): void {
   if (context.mapAsEmptyObject) {
     target[position++] = 0x80;
+    return;
+  }
+  if (context.canonical) {
+    context.features!.writeCanonicalMap(map);
     return;
   }
   writeMapHeader(map.size);
@@ -636,10 +642,14 @@ function inheritedAfterDelete(object: object, key: string, value: unknown): bool
     !hasOwn(object, key);
 }
 
-/** Smallest map header; `skipValues` leaves properties out, `coercibleKeyAsNumber` numbers keys. */
+/**
+ * Smallest map header; `skipValues` leaves properties out, `coercibleKeyAsNumber` numbers keys,
+ * `canonical` sorts them (see {@linkcode canonicalEntries}).
+ */
 function writeVariableMapObject(object: Record<string, unknown>): void {
   const skipValues = context.skipValues;
   let keys = Object.keys(object);
+  if (context.canonical) keys.sort();
   if (skipValues !== undefined) keys = keys.filter((key) => !skipValues.includes(object[key]));
   const length = keys.length;
   writeMapHeader(length);
@@ -1173,6 +1183,7 @@ function writeBuiltIn(value: object): boolean {
   } else if (value instanceof Set) {
     if (!hasBrand(value, setSize) || usesOwnToJSON(value, Set)) return false;
     if (context.setAsEmptyObject) writeValue({});
+    else if (context.canonical) writeTagged(0x73, context.features!.canonicalElements(value));
     else writeTagged(0x73, Array.from(value));
   } else if (value instanceof Error) {
     if (usesOwnToJSON(value, Error)) return false;
@@ -1435,7 +1446,9 @@ function writeBundledString(value: string): void {
   }
   const current = bundle!;
   const nonAscii = NON_ASCII.test(value);
-  if (nonAscii) current.nonAscii += value;
+  // well-formed before it joins the others (same UTF-16 length, which the count gives the
+  // decoder): a lone high surrogate at its end must not pair with a low one opening the next
+  if (nonAscii) current.nonAscii += toWellFormed(value);
   else current.ascii += value;
   target[position++] = 0xc1;
   writeNumber(nonAscii ? -length : length);
@@ -1466,6 +1479,76 @@ function writeBundleStrings(open: Bundle): void {
   bundle = null;
   writeString(open.nonAscii);
   writeString(open.ascii);
+}
+
+// ---- canonical bytes (docs/wire-format.md, "Canonical encoding") -------------------------------
+
+/** A Map entry being ordered: its key's class (0 numbers, 1 strings, 2 the rest) and bytes. */
+interface OrderedEntry {
+  key: unknown;
+  value: unknown;
+  rank: number;
+  /** For the rest: the key's canonical bytes, then the value's. */
+  bytes: [Uint8Array, Uint8Array] | null;
+}
+
+/**
+ * A Map's entries (or a Set's, each element its own value) in canonical order: number and bigint
+ * keys first, by value (a number before an equal bigint, NaN last); then string keys by UTF-16
+ * code units, the order of `Object.keys(o).sort()` (so an object and a Map of the same string
+ * keys give the same bytes, and `@msgpack/msgpack`'s `sortKeys` the same order); then every other
+ * key (booleans, null, undefined, objects) by its canonical bytes, two keys of equal bytes by
+ * their values' bytes. Those bytes come from packs of their own with this pack's context
+ * (`packWith` saves this pack's state), made only for such keys.
+ */
+function canonicalEntries(pairs: Iterable<[unknown, unknown]>): OrderedEntry[] {
+  const entries: OrderedEntry[] = [];
+  for (const [key, value] of pairs) {
+    const type = typeof key;
+    const rank = type === "string" ? 1 : type === "number" || type === "bigint" ? 0 : 2;
+    const bytes: OrderedEntry["bytes"] = rank === 2
+      ? [packWith(context, key, 0, null), packWith(context, value, 0, null)]
+      : null;
+    entries.push({ key, value, rank, bytes });
+  }
+  return entries.sort(compareEntries);
+}
+
+function compareEntries(a: OrderedEntry, b: OrderedEntry): number {
+  if (a.rank !== b.rank) return a.rank - b.rank;
+  if (a.bytes !== null) {
+    return compareBytes(a.bytes[0], b.bytes![0]) || compareBytes(a.bytes[1], b.bytes![1]);
+  }
+  const x = a.key as number | bigint | string;
+  const y = b.key as number | bigint | string;
+  if (x < y) return -1;
+  if (x > y) return 1;
+  // equal, or NaN (one NaN key at most): NaN last, then a number before an equal bigint
+  return x !== x ? 1 : y !== y ? -1 : typeof x === "bigint" ? 1 : -1;
+}
+
+/** Bytewise, a prefix first. */
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}
+
+/** `canonical`: a Map, with the smallest header, its entries in {@linkcode canonicalEntries} order. */
+function writeCanonicalMap(map: Map<unknown, unknown>): void {
+  const entries = canonicalEntries(map);
+  writeMapHeader(entries.length);
+  enter();
+  for (let i = 0; i < entries.length; i++) {
+    writeValue(entries[i].key);
+    writeValue(entries[i].value);
+  }
+  depth--;
+}
+
+/** `canonical`: a Set's elements in the order they would have as a Map's keys. */
+function canonicalElements(set: Set<unknown>): unknown[] {
+  return canonicalEntries(set.entries()).map((entry) => entry.key);
 }
 
 // ---- structured clone ids (docs/wire-format.md, "References and cycles") -----------------------
@@ -1759,8 +1842,8 @@ function updateOutput(output: OutputBuffer, flags: number): void {
 
 /**
  * The writer's features that only options ask for: records, string bundles, structured-clone
- * ids, variable-size maps, `useFloat32`'s decimal test, and the payloads of `moreTypes` and
- * `useBigIntExtension`. The writer reaches them through its context's `features`, which a
+ * ids, variable-size maps, `useFloat32`'s decimal test, the payloads of `moreTypes` and
+ * `useBigIntExtension`, and the entry order of `canonical`. The writer reaches them through its context's `features`, which a
  * `Packr` (and the streams' encoder) sets to {@linkcode ENCODER_FEATURES} and the exported `pack`
  * leaves null, so a program that only packs ships none of this code (its bundler drops what only
  * this object refers to).
@@ -1778,6 +1861,10 @@ export interface EncoderFeatures {
   encodeBigIntPayload: (value: bigint) => Uint8Array;
   /** `useFloat32: DECIMAL_FIT` (see {@linkcode keepsDecimals}). */
   keepsDecimals: (value: number, bytes: Uint8Array, at: number) => boolean;
+  /** `canonical`: a Map's entries in canonical order (see {@linkcode canonicalEntries}). */
+  writeCanonicalMap: (map: Map<unknown, unknown>) => void;
+  /** `canonical`: a Set's elements in the order of Map keys. */
+  canonicalElements: (set: Set<unknown>) => unknown[];
 }
 
 /**
@@ -1840,4 +1927,6 @@ export const ENCODER_FEATURES: EncoderFeatures = {
   typedArrayCode,
   encodeBigIntPayload,
   keepsDecimals,
+  writeCanonicalMap,
+  canonicalElements,
 };

@@ -2,7 +2,7 @@
 // This module is browser compatible.
 
 import type { Settings } from "../_core/option_table.ts";
-import type { Structure } from "../_core/options.ts";
+import type { PackrOptions, Structure } from "../_core/options.ts";
 import { StructureEncoder } from "../_records/structures.ts";
 import { createEncodeContext, type EncodeContext } from "./context.ts";
 import {
@@ -12,6 +12,45 @@ import {
   packWith,
   type ReusedBuffer,
 } from "./encoder.ts";
+
+/** The options `canonical` excludes: each writes bytes that depend on more than the data. */
+const NOT_CANONICAL = [
+  "useRecords",
+  "structures",
+  "getStructures",
+  "saveStructures",
+  "structuredClone",
+  "bundleStrings",
+] as const;
+
+/**
+ * Throws a `TypeError` when `settings` ask for `canonical` together with an option it excludes
+ * (records, shared structures, reference ids, bundles); `false` for one of them is allowed
+ * (`useRecords: false` is the form canonical bytes take). For the constructors, and for a
+ * `Packr`'s options assigned later.
+ */
+export function checkCanonical(settings: PackrOptions): void {
+  if (settings.canonical !== true) return;
+  for (const name of NOT_CANONICAL) {
+    const value = settings[name];
+    if (value !== undefined && value !== false) {
+      throw new TypeError(`canonical: true cannot be combined with ${name}`);
+    }
+  }
+}
+
+/**
+ * The settings of an encoder: `options` itself, or with `canonical` (checked) a copy with
+ * `useRecords: false`, which turns records off for the encoder and makes the decoding half of a
+ * `Packr` read maps as a `useRecords: false` one does, and `useInt64` unless it is given.
+ */
+export function encoderSettings<Options extends PackrOptions>(options: Options): Options {
+  checkCanonical(options);
+  return options.canonical !== true ||
+      (options.useRecords === false && options.useInt64 !== undefined)
+    ? options
+    : { ...options, useRecords: false, useInt64: options.useInt64 ?? true };
+}
 
 /**
  * The encoding half of a `Packr`, without the decoder: its encode context with every feature of
@@ -27,7 +66,8 @@ export class Packer {
   #given: { buffer: Uint8Array } & Omit<OutputBuffer, "position"> | null = null;
 
   /**
-   * @param settings The encoding options.
+   * @param settings The encoding options (with `canonical`, records are off: see
+   * `encoderSettings`).
    * @param owner `this` for extension callbacks (the Packr; this Packer without one).
    * @param table The shared structures table, for records (`useRecords` is not `false`).
    * @param onReplaced Called when the record structures replace the shared table, so that the
@@ -39,6 +79,7 @@ export class Packer {
     table: Structure[] | undefined,
     onReplaced: (shared: Structure[]) => void = () => {},
   ) {
+    settings = encoderSettings(settings);
     const context = this.context = createEncodeContext(settings, owner ?? this);
     context.features = ENCODER_FEATURES;
     if (settings.useRecords !== false) {

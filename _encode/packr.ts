@@ -3,7 +3,7 @@
 
 import { BORROW_ARENA, type ReusedBuffer } from "./encoder.ts";
 import { applyEncodeSettings, type EncodeContext } from "./context.ts";
-import { Packer } from "./packer.ts";
+import { checkCanonical, encoderSettings, Packer } from "./packer.ts";
 import type { Extension } from "../_core/extensions.ts";
 import type { ConstructionOption, PackrOptions, Structure } from "../_core/options.ts";
 import { DECODER, defineOptionAccessors, ENCODER } from "../_core/option_table.ts";
@@ -84,17 +84,19 @@ export class Packr extends Unpackr {
    * @param options Encoding and decoding options; see {@linkcode PackrOptions}.
    */
   constructor(options: PackrOptions = {}) {
-    super(options);
+    // with `canonical`, records off for both halves (and a TypeError for what it excludes)
+    super(encoderSettings(options));
+    const settings = settingsOfInstance(this);
     // a records Packr always has a structure table, shared by its encoder and decoder sides
-    let table = options.structures;
-    if (table === undefined && options.useRecords !== false) {
+    let table = settings.structures;
+    if (table === undefined && settings.useRecords !== false) {
       table = [];
       const decoding = decodeContextOf(this);
       decoding.records.replaceShared(table);
-      applyDecodeSettings(decoding, settingsOfInstance(this));
+      applyDecodeSettings(decoding, settings);
     }
     const packer = this.#packer = new Packer(
-      settingsOfInstance(this),
+      settings,
       this,
       table,
       (shared) => decodeContextOf(this).records.replaceShared(shared),
@@ -283,6 +285,8 @@ defineOptionAccessors(
   settingsOfInstance,
   (packr) => {
     const settings = settingsOfInstance(packr);
+    // before either half changes: `structuredClone` or `bundleStrings` assigned to a canonical one
+    checkCanonical(settings);
     applyDecodeSettings(decodeContextOf(packr), settings);
     applyEncodeSettings(packerOf(packr).context, settings);
   },

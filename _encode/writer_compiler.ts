@@ -4,9 +4,11 @@
 // The default build's writer compiler: a shape written often gets a writer made with
 // `new Function` (`_encode/encoder.ts`, "generated writers", says what it writes and when). Only
 // the default entry modules import this module; `no_eval.ts` never does. Nothing is compiled at
-// import, and the encoder stops asking for good if compiling throws, as it does under a
-// Content-Security-Policy without 'unsafe-eval'.
+// import. Code is generated through `_core/eval_allowed.ts`, which the record reader compiler
+// shares: the first refusal (a Content-Security-Policy without 'unsafe-eval') turns both off, and
+// the encoder stops asking for good.
 
+import { generateFunction } from "../_core/eval_allowed.ts";
 import { installWriterCompiler, type ObjectWriter, type WriterHelpers } from "./encoder.ts";
 
 /**
@@ -81,17 +83,14 @@ function compileWriter(
   // nested plain objects had, by field) and H (`Object.hasOwn`); the function's own name tells
   // writers apart (engines share the code of identical source text)
   const helperNames = Object.keys(helpers) as (keyof WriterHelpers)[];
-  const writer = new Function(
-    "K",
-    "P",
-    "H",
-    ...helperNames,
+  const writer = generateFunction(
+    ["K", "P", "H", ...helperNames],
     `return function write${made++}(o){${body}}`,
   )(
-    names.slice(),
-    [],
-    Object.hasOwn,
-    ...helperNames.map((name) => helpers[name]),
+    names.slice() as never,
+    [] as never,
+    Object.hasOwn as never,
+    ...helperNames.map((name) => helpers[name] as never),
   ) as ObjectWriter;
   writers.set(signature, writer);
   return writer;

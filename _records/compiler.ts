@@ -4,9 +4,11 @@
 // The default build's record reader compiler: a shape read often gets a reader that returns an
 // object literal, `{ id: r(), name: r() }`, which engines build far faster than a loop of
 // assignments. Only the default entry modules import this module; `no_eval.ts` never does.
-// Compiling is tried lazily (never at import), and `_records/reader.ts` stops trying for good if
-// it throws, as it does under a Content-Security-Policy without 'unsafe-eval'.
+// Compiling is tried lazily (never at import) through `_core/eval_allowed.ts`, which the writer
+// compiler shares: the first refusal (a Content-Security-Policy without 'unsafe-eval') turns both
+// off, and `_records/reader.ts` stops asking for good.
 
+import { generateFunction } from "../_core/eval_allowed.ts";
 import {
   installRecordReaderCompiler,
   type RecordBodyReader,
@@ -85,7 +87,7 @@ function compileRecordReader(
   const body = `return function read${readerId}(){return ${
     freeze ? `Object.freeze(${literal})` : literal
   }}`;
-  reader = new Function("r", body)(read) as RecordBodyReader;
+  reader = generateFunction(["r"], body)(read as never) as RecordBodyReader;
   remember(signature, reader);
   return reader;
 }

@@ -4,11 +4,12 @@
 // UTF-8 for the hot paths. The JavaScript decoder gives exactly what `TextDecoder` (fatal: false)
 // gives: every ill-formed sequence becomes U+FFFD per "maximal subpart" (WHATWG Encoding), so a
 // string decodes the same whichever path its length selects. A leading BOM is kept (ignoreBOM),
-// so a string that starts with U+FEFF round-trips.
+// so a string that starts with U+FEFF round-trips. The JavaScript encoder writes exactly what
+// `TextEncoder` writes: well-formed UTF-8, an unpaired surrogate as U+FFFD.
 
 /** Shared decoder for long strings; keeps a leading BOM like the JavaScript path does. */
 export const textDecoder: TextDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
-/** Shared encoder for long strings. */
+/** Shared encoder for long strings (it writes an unpaired surrogate as U+FFFD). */
 export const textEncoder: TextEncoder = new TextEncoder();
 
 const fromCharCode = String.fromCharCode;
@@ -198,11 +199,12 @@ export function writeAsciiRun(
 }
 
 /**
- * Writes `string` as UTF-8 at `position` and returns the position after it. Lone surrogates are
- * written in their 3-byte (WTF-8) form, as msgpackr does for strings under 64 code units, so our
- * bytes equal its bytes (docs/wire-format.md, "Strings"). `target` must have room for 3 bytes per
- * UTF-16 code unit, and `view` is a DataView of its bytes with the same indices (for
- * {@linkcode writeAsciiRun}, which writes the leading ASCII run).
+ * Writes `string` as UTF-8 at `position` and returns the position after it: well-formed UTF-8, an
+ * unpaired surrogate written as U+FFFD (`ef bf bd`), exactly as `TextEncoder` writes it
+ * (docs/wire-format.md, "Strings"). `target` must have room for 3 bytes per UTF-16 code unit, and
+ * `view` is a DataView of its bytes with the same indices (for {@linkcode writeAsciiRun}, which
+ * writes the leading ASCII run). The 3-byte branch tests for a surrogate once (the test that
+ * also finds a pair), so text without surrogates pays nothing more.
  */
 export function encodeUtf8Manually(
   target: Uint8Array,
@@ -221,17 +223,45 @@ export function encodeUtf8Manually(
     } else if (c < 0x800) {
       target[position++] = (c >> 6) | 0xc0;
       target[position++] = (c & 0x3f) | 0x80;
-    } else if ((c & 0xfc00) === 0xd800 && (string.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      c = 0x10000 + ((c & 0x03ff) << 10) + (string.charCodeAt(++i) & 0x03ff);
-      target[position++] = (c >> 18) | 0xf0;
-      target[position++] = ((c >> 12) & 0x3f) | 0x80;
-      target[position++] = ((c >> 6) & 0x3f) | 0x80;
-      target[position++] = (c & 0x3f) | 0x80;
     } else {
+      if ((c & 0xf800) === 0xd800) {
+        if (c < 0xdc00 && (string.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+          // a high surrogate and the low one after it (past the end, charCodeAt is NaN: 0 here)
+          c = 0x10000 + ((c & 0x03ff) << 10) + (string.charCodeAt(++i) & 0x03ff);
+          target[position++] = (c >> 18) | 0xf0;
+          target[position++] = ((c >> 12) & 0x3f) | 0x80;
+          target[position++] = ((c >> 6) & 0x3f) | 0x80;
+          target[position++] = (c & 0x3f) | 0x80;
+          continue;
+        }
+        c = 0xfffd; // an unpaired surrogate
+      }
       target[position++] = (c >> 12) | 0xe0;
       target[position++] = ((c >> 6) & 0x3f) | 0x80;
       target[position++] = (c & 0x3f) | 0x80;
     }
   }
   return position;
+}
+
+/**
+ * `string` with every unpaired surrogate replaced by U+FFFD, the same UTF-16 length
+ * (`String.prototype.toWellFormed`, or the same in JavaScript where the engine lacks it). For
+ * strings that are joined before they are encoded (bundles): each must be well-formed before it
+ * joins, or a lone high surrogate at the end of one would pair with a low one opening the next.
+ */
+export function toWellFormed(string: string): string {
+  const native = (string as { toWellFormed?: (this: string) => string }).toWellFormed;
+  return native !== undefined ? native.call(string) : wellFormedInJavaScript(string);
+}
+
+/** A surrogate pair, or a surrogate alone (code units: no `u` flag). */
+const SURROGATES = /[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]/g;
+
+/**
+ * {@linkcode toWellFormed} for engines without `String.prototype.toWellFormed`: pairs are kept,
+ * a surrogate alone becomes U+FFFD.
+ */
+export function wellFormedInJavaScript(string: string): string {
+  return string.replace(SURROGATES, (match) => match.length === 2 ? match : "\ufffd");
 }

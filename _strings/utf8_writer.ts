@@ -6,8 +6,8 @@
 // The threshold is where the engine's fixed cost per call is repaid by its speed per character.
 // V8's `encodeInto` costs much more per call than Bun's `Buffer.prototype.utf8Write` (which also
 // writes into a plain Uint8Array), and on Deno it is a JavaScript wrapper around an op, so V8
-// writes longer strings by hand. MANUAL_UTF8_MAX stays below 64 on every engine: from 64 units
-// msgpackr's bytes for a lone surrogate are the engine's U+FFFD (docs/wire-format.md, "Strings").
+// writes longer strings by hand. Every writer writes the same bytes (well-formed UTF-8, an
+// unpaired surrogate as U+FFFD), so the threshold changes no byte.
 // Browsers get `_strings/utf8_writer_browser.ts` (package.json "browser"): `encodeInto`.
 // Chosen by measurement: npm run bench:paired:deno / :bun (strings2.json).
 

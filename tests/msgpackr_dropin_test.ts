@@ -679,6 +679,18 @@ describe("differences kept on purpose", () => {
     assert.deepEqual([...unpack(ours.pack(value))], [1, 0, 2, 1]);
   });
 
+  test("a lone surrogate is U+FFFD at every length, where msgpackr writes WTF-8 under 64 units", () => {
+    const short = "a\ud800";
+    assert.equal(hex(ours.pack(short)), "a4 61 ef bf bd"); // what TextEncoder writes
+    assert.equal(hex(msgpackr.pack(short)), "a4 61 ed a0 80"); // not UTF-8
+    const long = "a".repeat(63) + "\ud800";
+    assert.equal(hex(ours.pack(long)), hex(msgpackr.pack(long))); // both U+FFFD from 64 units
+    // the same length either way; each side reads the other's bytes
+    assert.equal(unpack(ours.pack(short)), "a\ufffd");
+    assert.equal(msgpackr.unpack(ours.pack(short)), "a\ufffd");
+    assert.equal(unpack(msgpackr.pack(short)), "a\ufffd\ufffd\ufffd");
+  });
+
   test("an Error without a cause decodes without a cause property", () => {
     const packrs = [new Packr({ moreTypes: true }), new msgpackr.Packr({ moreTypes: true })];
     const bytes = packrs.map((packr) => hex(packr.pack(new Error("x"))));

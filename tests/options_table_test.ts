@@ -67,6 +67,18 @@ const CONDITIONAL_DEFAULTS: Record<
       assert.deepEqual(unpack(fromHex("81 a1 61 01")), { a: 1 });
     },
   },
+  useInt64: {
+    text: "{false}, or `true` with `canonical`",
+    cases: [[{}, false]],
+    // `canonical` turns it on unless it is given (`_encode/packer.ts`)
+    check() {
+      assert.equal(hex(new Packr({ canonical: true }).pack(2 ** 40)), "cf 00 00 01 00 00 00 00 00");
+      assert.equal(
+        hex(new Packr({ canonical: true, useInt64: false }).pack(2 ** 40)).slice(0, 2),
+        "cb",
+      );
+    },
+  },
   mapsAsObjects: {
     text: "{true} when `useRecords: false` is given, otherwise `false`",
     cases: [[{ useRecords: false }, true], [{}, false], [{ useRecords: true }, false]],
@@ -388,6 +400,9 @@ const PROBES: Record<Name, Probe> = {
   },
   useInt64: {
     encode: { value: true, observe: (p) => hex(p.pack(2 ** 40)) },
+  },
+  canonical: {
+    encode: { value: true, observe: (p) => hex(p.pack({ b: 1, a: 2 ** 40 })) },
   },
   onInvalidDate: {
     encode: { value: () => "invalid", observe: (p) => hex(p.pack(new Date(NaN))) },

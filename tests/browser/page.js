@@ -1,7 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // The browser test page's module. It loads the bundle the server serves for this page at
 // ./bundle.js (dist/msgpackr-no-eval.js or dist/msgpackr.js), then packs and unpacks 1,000 records
-// with shared structures and decodes a fetch response body through UnpackrStream. It reports
+// with shared structures, decodes a fetch response body through UnpackrStream, and packs and
+// unpacks maps and records of repeated shapes with new instances. It reports
 // its checks and the page's CSP violations (recorded by listen.js) as one console message,
 // `__RESULT__{json}`, so the test runner never evaluates code in the page.
 
@@ -147,6 +148,44 @@ async function main() {
   for (let next = await echo.read(); !next.done; next = await echo.read()) echoed.push(next.value);
   const echoDiff = difference(echoed, rows);
   check("PackrStream to UnpackrStream round trips 1,000 records", echoDiff === "", echoDiff);
+
+  // more of the session: plain maps and records of repeated shapes, packed and unpacked by new
+  // instances, each shape many times (where code generation is refused, the first refusal above
+  // turned it off for the page: the runner counts the violations)
+  const maps = rows.map((value) => ({ id: value.id, city: value.address.city, tags: value.tags }));
+  const sessionDiffs = [];
+  for (let pass = 0; pass < 3; pass++) {
+    const mapPackr = new Packr({ useRecords: false });
+    sessionDiffs.push(difference(mapPackr.unpack(mapPackr.pack(maps)), maps));
+    sessionDiffs.push(difference(unpack(pack(maps)), maps));
+    const recordPackr = new Packr();
+    sessionDiffs.push(difference(new Unpackr().unpack(recordPackr.pack(maps)), maps));
+  }
+  const sessionDiff = sessionDiffs.find((diff) => diff !== "") ?? "";
+  check(
+    "maps and records of repeated shapes round trip, three times over",
+    sessionDiff === "",
+    sessionDiff,
+  );
+
+  // canonical bytes: the same here as on Deno, Bun and Node (tests/canonical_test.ts), one NaN
+  // whatever its bits (V8 would write this one's sign and payload)
+  const nan = new Float64Array(new Uint32Array([0, 0xfff80000]).buffer)[0];
+  const value = {
+    z: [nan, 2 ** 40, -0, "\u00e9\ud800"],
+    a: new Map([["b", 1], [2, null], ["a", 5n]]),
+  };
+  const canonicalHex = Array.from(
+    new Packr({ canonical: true }).pack(value),
+    (byte) => byte.toString(16).padStart(2, "0"),
+  ).join("");
+  const expectedHex = "82a1618302c0a161cf0000000000000005a16201a17a94cb7ff8000000000000" +
+    "cf000001000000000000a5c3a9efbfbd";
+  check(
+    "canonical: true writes the bytes every runtime writes",
+    canonicalHex === expectedHex,
+    canonicalHex,
+  );
 }
 
 async function finish() {
