@@ -15,7 +15,7 @@
  *   user (`exports`, `sideEffects`, `browser`): see `scripts/_bundle.ts`.
  * - Each program is one import and a use that keeps it alive (`globalThis.kept = unpack`).
  * - KB is 1,000 bytes, in the budgets and in the table.
- * - Budgets: `pack` within 25 KB / 8.3 KB; every other entry at its size of today with a small
+ * - Budgets: `pack` within 25 KB / 8.5 KB; every other entry at its size of today with a small
  *   margin, so that a change that makes a page load more fails CI unless its budget is raised on
  *   purpose (and the README's Browser section says so).
  * - `--json` prints the measurements as one JSON object ({@linkcode Report}) instead of the table.
@@ -68,14 +68,14 @@ const ENTRIES: readonly Entry[] = [
   {
     name: "unpack",
     program: `import { unpack } from "@x/msgpackr/unpack"`,
-    minKB: 30.5,
-    gzipKB: 12,
+    minKB: 31.5,
+    gzipKB: 12.3,
   },
   {
     name: "pack",
     program: `import { pack } from "@x/msgpackr/pack"`,
     minKB: 25,
-    gzipKB: 8.3,
+    gzipKB: 8.5,
   },
   {
     name: "no-eval-stream",
@@ -87,14 +87,14 @@ const ENTRIES: readonly Entry[] = [
     name: "msgpackr.js",
     file: "dist/msgpackr.js",
     modulesOf: `import * as all from "@x/msgpackr"`,
-    minKB: 78.5,
-    gzipKB: 28.5,
+    minKB: 81,
+    gzipKB: 29.2,
   },
   {
     name: "all",
     program: `import * as all from "@x/msgpackr"`,
-    minKB: 78.5,
-    gzipKB: 28.5,
+    minKB: 81,
+    gzipKB: 29.2,
   },
   {
     name: "decode-iter",
@@ -105,8 +105,8 @@ const ENTRIES: readonly Entry[] = [
   {
     name: "packr-stream",
     program: `import { PackrStream } from "@x/msgpackr/stream"`,
-    minKB: 36,
-    gzipKB: 13.3,
+    minKB: 36.5,
+    gzipKB: 13.6,
   },
   {
     name: "no-eval-unpack",
@@ -118,8 +118,8 @@ const ENTRIES: readonly Entry[] = [
     name: "msgpackr-no-eval.js",
     file: "dist/msgpackr-no-eval.js",
     modulesOf: `import * as all from "@x/msgpackr/no-eval"`,
-    minKB: 120.5,
-    gzipKB: 29.5,
+    minKB: 123,
+    gzipKB: 30.1,
   },
 ];
 
