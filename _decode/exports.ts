@@ -17,6 +17,7 @@ export { Decoder, Unpackr } from "./unpackr.ts";
 export { C1, C1Type } from "../_core/c1.ts";
 export { Timestamp } from "../_core/timestamp.ts";
 export { DecodeError, IncompleteDataError } from "../_core/errors.ts";
+export { type StandardSchemaV1, ValidationError } from "../_core/standard_schema.ts";
 export { FLOAT32_OPTIONS, type Float32Option, roundFloat32 } from "../_format/float32.ts";
 export {
   addExtension,

@@ -21,6 +21,7 @@ import { DECODER, defineOptionAccessors, type Settings } from "../_core/option_t
 import { toBytes } from "../_core/bytes.ts";
 import { markSharedLength } from "../_records/table.ts";
 import { timestampOfPayload } from "../_core/timestamp.ts";
+import { standardOf, type StandardSchemaV1, validateSync } from "../_core/standard_schema.ts";
 
 let settingsOf: (unpackr: Unpackr) => Settings;
 
@@ -147,6 +148,45 @@ export class Unpackr {
   // deno-lint-ignore no-explicit-any
   unpack<T = any>(source: MessagePackSource, window?: UnpackWindow): T {
     return unpackWindow(this.#context, source, window) as T;
+  }
+
+  /**
+   * Decodes one MessagePack value, as {@linkcode Unpackr.unpack}, and validates it with a
+   * Standard Schema (Zod, Valibot, ArkType, …): returns the schema's output (transformed where
+   * the schema transforms), typed as that output, or throws a `ValidationError` whose message
+   * names the first issue's path and message and whose `issues` has them all. Decoding is
+   * synchronous, so a schema that answers with a promise (an async refinement) is a `TypeError`:
+   * validate those with an async API (`decodeIter` over an async source, `UnpackrStream`).
+   *
+   * @typeParam S The schema's type.
+   * @param schema The schema.
+   * @param source The bytes (any ArrayBufferView, or an ArrayBuffer).
+   * @param window An end offset, or `{ start, end }`, to decode part of `source`.
+   * @returns The schema's output.
+   *
+   * @example Usage
+   * ```ts
+   * import { pack, Unpackr } from "@x/msgpackr";
+   * import { z } from "zod";
+   * import assert from "node:assert/strict";
+   *
+   * const Order = z.object({ id: z.number(), total: z.string().transform(Number) });
+   * const unpackr = new Unpackr({ mapsAsObjects: true });
+   * const order = unpackr.unpackAs(Order, pack({ id: 1, total: "9.5" }));
+   * assert.equal(order.total, 9.5); // a number: the schema's output
+   * assert.throws(() => unpackr.unpackAs(Order, pack({ id: "x", total: "1" })), {
+   *   name: "ValidationError",
+   *   message: /^Invalid value at \$\.id: /,
+   * });
+   * ```
+   */
+  unpackAs<S extends StandardSchemaV1>(
+    schema: S,
+    source: MessagePackSource,
+    window?: UnpackWindow,
+  ): StandardSchemaV1.InferOutput<S> {
+    const standard = standardOf(schema);
+    return validateSync(standard, this.unpack(source, window)) as StandardSchemaV1.InferOutput<S>;
   }
 
   /**

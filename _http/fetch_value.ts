@@ -2,6 +2,7 @@
 // This module is browser compatible.
 
 import type { Packr } from "../_encode/packr.ts";
+import { standardOf, type StandardSchemaV1 } from "../_core/standard_schema.ts";
 import type { Unpackr } from "../_decode/unpackr.ts";
 import type { PackrStreamOptions } from "../_stream/chunk_encoder.ts";
 import type { UnpackrStreamOptions } from "../_stream/chunk_decoder.ts";
@@ -17,6 +18,7 @@ import {
 } from "./read_body.ts";
 import { checkMaxBytes, discardBody, readBytes } from "./read_bytes.ts";
 import { isValueSource } from "./value_source.ts";
+import { validatedResponseValues, validateResponse } from "./validate_body.ts";
 
 /**
  * The `Accept` header {@linkcode fetchValue} sends: MessagePack first, JSON accepted.
@@ -54,7 +56,7 @@ export const ACCEPT_MSGPACK = "application/msgpack, application/json;q=0.9";
  * assert.equal(await fetchValue("http://localhost/users/1", init), "PUT");
  * ```
  */
-export interface FetchValueInit extends Omit<RequestInit, "body"> {
+export interface FetchValueInit<T = unknown> extends Omit<RequestInit, "body"> {
   /**
    * The value to send, as MessagePack (`Content-Type: application/msgpack`) or, with
    * `format: "json"`, as JSON. An iterator, async iterable or `ReadableStream` is streamed (a
@@ -94,7 +96,17 @@ export interface FetchValueInit extends Omit<RequestInit, "body"> {
    * bounds one value: 64 MiB by default), over the defaults
    * `{ mapsAsObjects: true, int64AsType: "auto", plainDataOnly: true }`.
    */
-  unpackrOptions?: UnpackrStreamOptions | undefined;
+  unpackrOptions?: Omit<UnpackrStreamOptions, "schema"> | undefined;
+  /**
+   * Validates the response with this Standard Schema (Zod, Valibot, ArkType, …), MessagePack
+   * and JSON alike, and gives its output, typed as the schema's output (for `fetchValues`, each
+   * value as it arrives). A 2xx response that fails throws a `ValidationError` whose message
+   * names the first issue's path and message (`Invalid response at $.id: …`; `Invalid response
+   * value (index 3) at …` for a value of `fetchValues`, after the values before it), with every
+   * issue in `issues`. A response without content is validated as `undefined`. Async checks are
+   * awaited.
+   */
+  schema?: StandardSchemaV1<unknown, T> | undefined;
   /**
    * Most bytes of a response body read; past it the call fails (a 502 {@linkcode HttpError}
    * whose `cause` is the 413 of {@linkcode readBody}).
@@ -119,6 +131,7 @@ const OWN_OPTIONS = [
   "unpackrOptions",
   "maxBytes",
   "fetch",
+  "schema",
 ] as const;
 
 /** Sends the request that `fetchValue` and `fetchValues` make. */
@@ -232,10 +245,14 @@ function badResponse(error: unknown, response: Response, what: string): unknown 
  * {@linkcode readBody}. A response without content (204, 205, or an empty body) gives
  * `undefined`. Network errors and aborts (`signal`) are thrown as `fetch` throws them.
  *
- * @typeParam T The type of the value (not checked).
+ * With `schema` (any Standard Schema: Zod, Valibot, ArkType, …) the value is validated and the
+ * schema's output returned, typed as that output; a 2xx response that fails throws a
+ * `ValidationError` (`Invalid response at $.id: …`) with every issue in `issues`.
+ *
+ * @typeParam T The type of the value: not checked, or the output of `init.schema`.
  * @param input The URL or `Request`, as `fetch` takes it.
  * @param init `fetch`'s options, with `body` a value to send; `format`, the packer and the
- * decoder; `maxBytes`; a `fetch` to use.
+ * decoder; `maxBytes`; `schema`; a `fetch` to use.
  * @returns The decoded value.
  *
  * @example Usage
@@ -261,11 +278,34 @@ function badResponse(error: unknown, response: Response, what: string): unknown 
  * });
  * await server.shutdown();
  * ```
+ *
+ * @example A validated response
+ * ```ts
+ * import { fetchValue, respond, ValidationError } from "@x/msgpackr/http";
+ * import { type } from "arktype";
+ * import assert from "node:assert/strict";
+ *
+ * const User = type({ id: "number", name: "string" });
+ * // a handler called directly in place of the network
+ * const fetch = (input: Request | URL | string, init?: RequestInit) =>
+ *   Promise.resolve(respond(new Request(input, init), { id: 7, name: "Ada" }));
+ * const user = await fetchValue("http://localhost/users/7", { schema: User, fetch });
+ * assert.equal(user.name, "Ada"); // typed as User.infer
+ * await assert.rejects(
+ *   fetchValue("http://localhost/users/7", { schema: type({ id: "string" }), fetch }),
+ *   (error) => error instanceof ValidationError && /^Invalid response at \$\.id: /.test(error.message),
+ * );
+ * ```
  */
 export async function fetchValue<T = unknown>(
   input: Request | URL | string,
-  init: FetchValueInit = {},
+  init: FetchValueInit<T> = {},
 ): Promise<T> {
+  if (init.schema !== undefined) {
+    const { schema, ...unchecked } = init;
+    const standard = standardOf(schema);
+    return await validateResponse(standard, await fetchValue(input, unchecked)) as T;
+  }
   const { response, what } = await send(input, init);
   if (!response.ok) throw await statusError(response, what, init);
   const status = response.status;
@@ -300,9 +340,10 @@ export async function fetchValue<T = unknown>(
  * Errors are those of {@linkcode fetchValue}: an {@linkcode HttpError} with the status for a
  * non-2xx response; a 502 `HttpError` (its `cause` the 400, 413 or 415 of
  * {@linkcode readBodyValues}) for a body that cannot be read, after the values before the
- * fault; network errors and aborts as `fetch` throws them.
+ * fault; network errors and aborts as `fetch` throws them. With `schema`, each value is
+ * validated as it arrives; the first that fails throws a `ValidationError` naming its index.
  *
- * @typeParam T The type of the values (not checked).
+ * @typeParam T The type of the values: not checked, or the output of `init.schema`.
  * @param input The URL or `Request`, as `fetch` takes it.
  * @param init As for {@linkcode fetchValue}; `unpackrOptions.maxIncompleteBufferSize` bounds
  * one value.
@@ -330,15 +371,20 @@ export async function fetchValue<T = unknown>(
  */
 export async function* fetchValues<T = unknown>(
   input: Request | URL | string,
-  init: FetchValueInit = {},
+  init: FetchValueInit<T> = {},
 ): AsyncGenerator<T, void, undefined> {
+  if (init.schema !== undefined) {
+    const { schema, ...unchecked } = init;
+    yield* validatedResponseValues<T>(fetchValues(input, unchecked), schema);
+    return;
+  }
   const { response, what } = await send(input, init);
   if (!response.ok) throw await statusError(response, what, init);
   if (response.status === 204 || response.status === 205 || response.body === null) {
     discardBody(response);
     return;
   }
-  const options: ReadBodyValuesOptions = {
+  const options: ReadBodyValuesOptions<T> = {
     ...init.unpackrOptions,
     maxBytes: init.maxBytes ?? Infinity,
     // one value is bounded by `unpackrOptions.maxIncompleteBufferSize` alone (64 MiB by default)

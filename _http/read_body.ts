@@ -2,6 +2,7 @@
 // This module is browser compatible.
 
 import { DecodeError } from "../_core/errors.ts";
+import type { StandardSchemaV1 } from "../_core/standard_schema.ts";
 import { DISABLED_EXTENSION } from "../_decode/extension_policy.ts";
 import type { UnpackrOptions } from "../_core/options.ts";
 import { Unpackr } from "../_decode/unpackr.ts";
@@ -22,6 +23,7 @@ import {
   readBytes,
   type ReadFailure,
 } from "./read_bytes.ts";
+import { validateBody, validatedBodyValues } from "./validate_body.ts";
 
 /**
  * Default `maxBytes` of {@linkcode readBody}: 1 MiB (1,048,576 bytes).
@@ -61,7 +63,17 @@ export const DEFAULT_MAX_BODY_BYTES = 1048576;
  * assert.equal(await readBody(request, options), 7);
  * ```
  */
-export interface ReadBodyOptions extends UnpackrOptions {
+export interface ReadBodyOptions<T = unknown> extends UnpackrOptions {
+  /**
+   * Validates the body with this Standard Schema (Zod, Valibot, ArkType, …), MessagePack and
+   * JSON alike, and gives its output (transformed where the schema transforms), typed as the
+   * schema's output; with `multiple`, each value. A body that fails is a 400
+   * {@linkcode HttpError} whose message names the first issue's path and message
+   * (`Invalid body at $.items[2].qty: Expected number, received string`; `Invalid body value
+   * (index 3) at …` for a value of a sequence), with every issue in `issues` and the
+   * `ValidationError` as `cause`. Async checks are awaited.
+   */
+  schema?: StandardSchemaV1<unknown, T>;
   /**
    * Most bytes read. A larger body is refused with a 413 {@linkcode HttpError}: up front when
    * its `Content-Length` says so, else as soon as the bytes read pass the bound (the body is
@@ -110,7 +122,15 @@ export interface ReadBodyOptions extends UnpackrOptions {
  * assert.deepEqual(await Array.fromAsync(readBodyValues(response, options)), [1, 2]);
  * ```
  */
-export interface ReadBodyValuesOptions extends UnpackrStreamOptions {
+export interface ReadBodyValuesOptions<T = unknown> extends UnpackrStreamOptions<T> {
+  /**
+   * Validates each value with this Standard Schema (Zod, Valibot, ArkType, …), MessagePack and
+   * NDJSON alike, as it arrives, and yields its output, typed as the schema's output. The first
+   * value that fails ends the values, after those before it, with a 400 {@linkcode HttpError}
+   * naming its index and the first issue's path and message (`Invalid body value (index 3) at
+   * $.id: …`), with every issue in `issues`. Async checks are awaited.
+   */
+  schema?: StandardSchemaV1<unknown, T>;
   /**
    * Most bytes read in all; past it the values stop with a 413 {@linkcode HttpError}.
    * `Infinity` for no bound.
@@ -129,7 +149,7 @@ export interface ReadBodyValuesOptions extends UnpackrStreamOptions {
 
 const NO_OPTIONS: ReadBodyOptions = {};
 /** The options of `readBody` that are not decoding options. */
-const OWN_OPTIONS = new Set(["maxBytes", "maxValueBytes", "multiple", "unpackr"]);
+const OWN_OPTIONS = new Set(["maxBytes", "maxValueBytes", "multiple", "unpackr", "schema"]);
 /**
  * Largest piece of a body handed to the stream decoder at once, so that the bound on one value of
  * {@linkcode readBodyValues} holds whatever the chunks (cutting a chunk into views copies nothing).
@@ -324,9 +344,16 @@ function longLine(text: string, bound: number, firstLine = 1): number {
  * (`DecodeError`, `SyntaxError`, or a `TypeError` for ill-formed UTF-8) as `cause`. A body
  * already read throws the runtime's `TypeError`.
  *
- * @typeParam T The type of the value (not checked).
+ * **Validation.** With `schema` (any Standard Schema: Zod, Valibot, ArkType, …) the value is
+ * validated, MessagePack and JSON alike, and the schema's output returned, typed as that output:
+ * `readBody(request, { schema: Order })` is a `Promise` of the output of `Order`. A body that
+ * fails is a **400** whose message names the first issue's path and message
+ * (`Invalid body at $.user.age: Expected number, received string`), with every issue in
+ * `issues`.
+ *
+ * @typeParam T The type of the value: not checked, or the output of `schema`.
  * @param source The request (or a response).
- * @param options `maxBytes`, `multiple`, and the MessagePack decoder or its options.
+ * @param options `maxBytes`, `multiple`, `schema`, and the MessagePack decoder or its options.
  * @returns The decoded value.
  *
  * @example Usage
@@ -376,18 +403,48 @@ function longLine(text: string, bound: number, firstLine = 1): number {
  * const unpackr = new Unpackr({ mapsAsObjects: true }); // accepts everything msgpackr writes
  * assert.deepEqual(await readBody(post(), { unpackr }), [part, part]);
  * ```
+ *
+ * @example Validated bodies
+ * ```ts
+ * import { HttpError, readBody } from "@x/msgpackr/http";
+ * import { pack } from "@x/msgpackr";
+ * import { z } from "zod";
+ * import assert from "node:assert/strict";
+ *
+ * const Order = z.object({ id: z.number(), items: z.array(z.object({ qty: z.number() })) });
+ * const post = (body: unknown) =>
+ *   new Request("http://localhost/orders", {
+ *     method: "POST",
+ *     headers: { "content-type": "application/msgpack" },
+ *     body: pack(body),
+ *   });
+ *
+ * const order = await readBody(post({ id: 1, items: [{ qty: 2 }] }), { schema: Order });
+ * assert.equal(order.items[0].qty, 2); // typed as z.output<typeof Order>
+ * await assert.rejects(
+ *   readBody(post({ id: 1, items: [{ qty: 2 }, { qty: "3" }] }), { schema: Order }),
+ *   (error) => {
+ *     assert.ok(error instanceof HttpError);
+ *     assert.equal(error.status, 400);
+ *     assert.match(error.message, /^Invalid body at \$\.items\[1\]\.qty: /);
+ *     assert.deepEqual(error.issues?.[0].path, ["items", 1, "qty"]);
+ *     return true;
+ *   },
+ * );
+ * ```
  */
 export function readBody<T = unknown>(
   source: Request | Response,
-  options?: ReadBodyOptions & { multiple?: false | undefined },
+  options?: ReadBodyOptions<T> & { multiple?: false | undefined },
 ): Promise<T>;
 /**
  * Reads every value of a body: a MessagePack sequence, NDJSON lines, or the one value of a JSON
  * body; see the other overload for the types and the errors.
  *
- * @typeParam T The type of the values (not checked).
+ * @typeParam T The type of the values: not checked, or the output of `schema`.
  * @param source The request (or a response).
- * @param options `multiple: true`, `maxBytes`, and the MessagePack decoder or its options.
+ * @param options `multiple: true`, `maxBytes`, `maxValueBytes`, `schema`, and the MessagePack
+ * decoder or its options.
  * @returns The decoded values, in order.
  *
  * @example A sequence
@@ -406,20 +463,20 @@ export function readBody<T = unknown>(
  */
 export function readBody<T = unknown>(
   source: Request | Response,
-  options: ReadBodyOptions & { multiple: true },
+  options: ReadBodyOptions<T> & { multiple: true },
 ): Promise<T[]>;
 /**
  * Reads a body with options whose `multiple` is not known statically: one value, or every value
  * when `options.multiple` is `true`; see the first overload.
  *
- * @typeParam T The type of the value(s) (not checked).
+ * @typeParam T The type of the value(s): not checked, or the output of `schema`.
  * @param source The request (or a response).
- * @param options `maxBytes`, `multiple`, and the MessagePack decoder or its options.
+ * @param options `maxBytes`, `multiple`, `schema`, and the MessagePack decoder or its options.
  * @returns The decoded value, or the values with `multiple: true`.
  */
 export function readBody<T = unknown>(
   source: Request | Response,
-  options?: ReadBodyOptions,
+  options?: ReadBodyOptions<T>,
 ): Promise<T | T[]>;
 export async function readBody(
   source: Request | Response,
@@ -427,7 +484,10 @@ export async function readBody(
 ): Promise<unknown> {
   const kind = kindOf(source);
   const bytes = await readBytes(source, checkMaxBytes(options.maxBytes ?? DEFAULT_MAX_BODY_BYTES));
-  return decodeBody(kind, bytes, options);
+  const value = decodeBody(kind, bytes, options);
+  return options.schema === undefined
+    ? value
+    : validateBody(options.schema, value, options.multiple === true);
 }
 
 /**
@@ -448,9 +508,13 @@ export async function readBody(
  * or truncated data or a refused extension, with the decoder's error as `cause`. An error of the
  * connection itself is thrown as the runtime raised it.
  *
- * @typeParam T The type of the values (not checked).
+ * With `schema` (any Standard Schema) each value is validated as it arrives and its output
+ * yielded, typed as the schema's output; the first that fails is a 400 naming its index and the
+ * first issue (`Invalid body value (index 3) at $.id: …`), with every issue in `issues`.
+ *
+ * @typeParam T The type of the values: not checked, or the output of `schema`.
  * @param source The request or response.
- * @param options `maxBytes` and the stream decoder's options.
+ * @param options `maxBytes`, `maxValueBytes`, `schema` and the stream decoder's options.
  * @returns An async generator of the values.
  *
  * @example Usage
@@ -471,8 +535,13 @@ export async function readBody(
  */
 export async function* readBodyValues<T = unknown>(
   source: Request | Response,
-  options: ReadBodyValuesOptions = {},
+  options: ReadBodyValuesOptions<T> = {},
 ): AsyncGenerator<T, void, undefined> {
+  if (options.schema !== undefined) {
+    const { schema, ...reading } = options;
+    yield* validatedBodyValues<T>(readBodyValues(source, reading), schema);
+    return;
+  }
   const kind = kindOf(source);
   const { maxBytes = Infinity, maxValueBytes = DEFAULT_MAX_BODY_BYTES, ...decoding } = options;
   checkMaxBytes(maxBytes);

@@ -22,6 +22,7 @@ import { toBytes } from "../_core/bytes.ts";
 import { decodeMany } from "../_decode/decoder.ts";
 import { DecodeError, IncompleteDataError } from "../_core/errors.ts";
 import type { UnpackrOptions } from "../_core/options.ts";
+import type { StandardSchemaV1 } from "../_core/standard_schema.ts";
 import type { Unpackr } from "../_decode/unpackr.ts";
 import { createDecodeContext, type DecodeContext, decodeContextOf } from "../_decode/context.ts";
 import { COMPLETE, NEED_MORE, ValueScanner } from "./value_scanner.ts";
@@ -39,7 +40,7 @@ const MIN_PIECE = 1024;
 /**
  * Options of {@linkcode UnpackrStream} and {@linkcode decodeIter}: the
  * {@linkcode UnpackrOptions} (the stream decodes with one sequential Unpackr, so record
- * definitions carry from value to value) plus the bound on held bytes.
+ * definitions carry from value to value) plus the bound on held bytes and a schema for the values.
  *
  * @example Usage
  * ```ts
@@ -53,7 +54,15 @@ const MIN_PIECE = 1024;
  * assert.deepEqual(values, [{ a: 1 }]);
  * ```
  */
-export interface UnpackrStreamOptions extends UnpackrOptions {
+export interface UnpackrStreamOptions<T = unknown> extends UnpackrOptions {
+  /**
+   * Validates each value with this Standard Schema (Zod, Valibot, ArkType, …) and delivers its
+   * output (transformed where the schema transforms), so the values are typed as the schema's
+   * output. The first value that fails ends the stream, after the values before it, with a
+   * `ValidationError` naming its index and the first issue's path; async checks are awaited
+   * (a synchronous `decodeIter` refuses them with a `TypeError`).
+   */
+  schema?: StandardSchemaV1<unknown, T>;
   /**
    * Decodes with this Unpackr (its options, structures and extensions), as msgpackr's
    * `unpackr` option: the other Unpackr options are then not used. Record definitions carry from

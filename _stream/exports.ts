@@ -8,6 +8,8 @@ export { DecoderStream, UnpackrStream } from "./unpackr_stream.ts";
 export { decodeIter, encodeIter, type StreamSource } from "./iterators.ts";
 export type { PackrStreamOptions } from "./chunk_encoder.ts";
 export type { UnpackrStreamOptions } from "./chunk_decoder.ts";
+// what the `schema` option takes, and the error of a value that fails it
+export { type StandardSchemaV1, ValidationError } from "../_core/standard_schema.ts";
 // what `timestamps: "timestamp"` decodes to, and packs exactly
 export { Timestamp } from "../_core/timestamp.ts";
 // the option and input types the stream API refers to, so `stream.ts` documents completely

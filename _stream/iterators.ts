@@ -4,6 +4,8 @@
 import { chunkBytes, ChunkDecoder, type UnpackrStreamOptions } from "./chunk_decoder.ts";
 import { ChunkEncoder, type PackrStreamOptions } from "./chunk_encoder.ts";
 import { packSource } from "./source_packer.ts";
+import { validatedAsync, validatedSync } from "./validated.ts";
+import { standardOf } from "../_core/standard_schema.ts";
 import type { MessagePackSource } from "../_decode/unpack.ts";
 
 /**
@@ -152,9 +154,15 @@ async function* encodeAsync(
  * a producer that is not msgpackr (a Go or Python service), pass
  * `{ mapsAsObjects: true, int64AsType: "auto" }`.
  *
- * @typeParam T The type of the decoded values (not checked).
+ * With `schema` (any Standard Schema: Zod, Valibot, ArkType, …) each value is validated as it is
+ * decoded and its output yielded, typed as the schema's output; the first value that fails
+ * throws a `ValidationError` naming its index, after the values before it. An async source
+ * awaits async checks; a synchronous one cannot, and throws a `TypeError` for a schema that
+ * answers with a promise.
+ *
+ * @typeParam T The type of the decoded values: not checked, or the output of `options.schema`.
  * @param source The byte chunks.
- * @param options Unpackr options and `maxIncompleteBufferSize`.
+ * @param options Unpackr options, `maxIncompleteBufferSize` and `schema`.
  * @returns A generator of the values.
  *
  * @example Usage
@@ -195,40 +203,63 @@ async function* encodeAsync(
  * // msgpackr's defaults: Maps and bigints
  * assert.deepEqual([...decodeIter([bytes])][1], new Map([["id", 2n]]));
  * ```
+ *
+ * @example Validated values
+ * ```ts
+ * import { decodeIter, pack, ValidationError } from "@x/msgpackr";
+ * import { z } from "zod";
+ * import assert from "node:assert/strict";
+ *
+ * const Event = z.object({ type: z.string(), at: z.number().transform((ms) => new Date(ms)) });
+ * const chunks = [pack({ type: "start", at: 0 }), pack({ type: "end", at: "later" })];
+ * const events: { type: string; at: Date }[] = [];
+ * assert.throws(() => {
+ *   for (const event of decodeIter(chunks, { schema: Event, mapsAsObjects: true })) {
+ *     events.push(event);
+ *   }
+ * }, (error) => error instanceof ValidationError && error.index === 1);
+ * assert.deepEqual(events, [{ type: "start", at: new Date(0) }]);
+ * ```
  */
 export function decodeIter<T = unknown>(
   source: Iterable<MessagePackSource>,
-  options?: UnpackrStreamOptions,
+  options?: UnpackrStreamOptions<T>,
 ): Generator<T, void, undefined>;
 /**
  * Decodes the MessagePack values of an async iterable or `ReadableStream` of chunks.
  *
- * @typeParam T The type of the decoded values (not checked).
+ * @typeParam T The type of the decoded values: not checked, or the output of `options.schema`.
  * @param source The byte chunks.
- * @param options Unpackr options and `maxIncompleteBufferSize`.
+ * @param options Unpackr options, `maxIncompleteBufferSize` and `schema`.
  * @returns An async generator of the values.
  */
 export function decodeIter<T = unknown>(
   source: AsyncIterable<MessagePackSource> | ReadableStream<MessagePackSource>,
-  options?: UnpackrStreamOptions,
+  options?: UnpackrStreamOptions<T>,
 ): AsyncGenerator<T, void, undefined>;
 /**
  * Decodes the MessagePack values of any source of chunks: a synchronous generator for an
  * iterable, an async one otherwise.
  *
- * @typeParam T The type of the decoded values (not checked).
+ * @typeParam T The type of the decoded values: not checked, or the output of `options.schema`.
  * @param source The byte chunks.
- * @param options Unpackr options and `maxIncompleteBufferSize`.
+ * @param options Unpackr options, `maxIncompleteBufferSize` and `schema`.
  * @returns A generator of the values.
  */
 export function decodeIter<T = unknown>(
   source: StreamSource<MessagePackSource>,
-  options?: UnpackrStreamOptions,
+  options?: UnpackrStreamOptions<T>,
 ): Generator<T, void, undefined> | AsyncGenerator<T, void, undefined>;
 export function decodeIter<T = unknown>(
   source: StreamSource<MessagePackSource>,
-  options: UnpackrStreamOptions = {},
+  options: UnpackrStreamOptions<T> = {},
 ): Generator<T, void, undefined> | AsyncGenerator<T, void, undefined> {
+  if (options.schema !== undefined) {
+    const standard = standardOf(options.schema);
+    return isIterable(source)
+      ? validatedSync<T>(decodeSync(source, options), standard)
+      : validatedAsync<T>(decodeAsync(source, options), standard);
+  }
   return isIterable(source) ? decodeSync<T>(source, options) : decodeAsync<T>(source, options);
 }
 

@@ -3,6 +3,8 @@
 
 import { chunkBytes, ChunkDecoder, type UnpackrStreamOptions } from "./chunk_decoder.ts";
 import { errorWhenDrained } from "./drain.ts";
+import { validatingTransformer } from "./validated.ts";
+import { standardOf } from "../_core/standard_schema.ts";
 import type { MessagePackSource } from "../_decode/unpack.ts";
 
 /**
@@ -28,7 +30,12 @@ import type { MessagePackSource } from "../_decode/unpack.ts";
  * decoder's `DecodeError`, and a stream that ends inside a value errors with an
  * `IncompleteDataError`; in both cases every value decoded before is delivered first.
  *
- * @typeParam T The type of the decoded values (not checked).
+ * With `schema` (any Standard Schema: Zod, Valibot, ArkType, …) each value is validated in
+ * order, async checks awaited, and its output delivered, typed as the schema's output
+ * (`new UnpackrStream({ schema })` is an `UnpackrStream` of that type). The first value that
+ * fails errors the stream with a `ValidationError` naming its index, after the values before it.
+ *
+ * @typeParam T The type of the decoded values: not checked, or the output of `options.schema`.
  *
  * @example Usage
  * ```ts
@@ -97,6 +104,22 @@ import type { MessagePackSource } from "../_decode/unpack.ts";
  * }, { name: "IncompleteDataError" });
  * assert.deepEqual(values, [1, 2]);
  * ```
+ *
+ * @example Validated values
+ * ```ts
+ * import { pack, UnpackrStream } from "@x/msgpackr";
+ * import * as v from "valibot";
+ * import assert from "node:assert/strict";
+ *
+ * const Row = v.object({ id: v.number() });
+ * const stream = ReadableStream.from([pack({ id: 1 }), pack({ id: "2" })])
+ *   .pipeThrough(new UnpackrStream({ schema: Row, mapsAsObjects: true }));
+ * const ids: number[] = [];
+ * await assert.rejects(async () => {
+ *   for await (const row of stream) ids.push(row.id);
+ * }, { name: "ValidationError", index: 1, message: /^Invalid value \(index 1\) at \$\.id: / });
+ * assert.deepEqual(ids, [1]);
+ * ```
  */
 export class UnpackrStream<T = unknown> extends TransformStream<MessagePackSource, T> {
   readonly #decoder: ChunkDecoder;
@@ -105,14 +128,18 @@ export class UnpackrStream<T = unknown> extends TransformStream<MessagePackSourc
   /**
    * Creates a stream that decodes MessagePack bytes.
    *
-   * @param options Unpackr options and `maxIncompleteBufferSize`.
+   * @param options Unpackr options, `maxIncompleteBufferSize` and `schema`.
    */
-  constructor(options: UnpackrStreamOptions = {}) {
+  constructor(options: UnpackrStreamOptions<T> = {}) {
     const decoder = new ChunkDecoder(options);
-    super({
-      transform: (chunk, controller) => this.#transform(chunk, controller),
-      flush: (controller) => this.#flush(controller),
-    });
+    super(
+      options.schema !== undefined
+        ? validatingTransformer<T>(decoder, standardOf(options.schema))
+        : {
+          transform: (chunk, controller) => this.#transform(chunk, controller),
+          flush: (controller) => this.#flush(controller),
+        },
+    );
     this.#decoder = decoder;
   }
 
