@@ -33,7 +33,12 @@ import {
   UnpackrStream,
 } from "@x/msgpackr/stream";
 import { Packr as NoEvalPackr } from "@x/msgpackr/no-eval";
-import { HttpError, negotiate, respond } from "@x/msgpackr/http";
+import { HttpError, negotiate, readBody, respond, type StandardSchemaV1 } from "@x/msgpackr/http";
+// Hono's types only, as a Hono app has them (tests/package/run.ts installs hono for tsc); the
+// code below runs with no framework installed
+import type { Hono } from "hono";
+import { msgpackValidator, reply } from "@x/msgpackr/hono";
+import { type ElysiaApp, msgpack } from "@x/msgpackr/elysia";
 
 interface User {
   id: number;
@@ -84,6 +89,31 @@ if (
 ) {
   throw new Error("msgpackr-style code failed");
 }
+
+// a schema's output types the decoded values; Hono's c.req.valid("json") is typed by it
+const Order: StandardSchemaV1<unknown, { id: number }> = {
+  "~standard": {
+    version: 1,
+    vendor: "consumer",
+    validate: (value) =>
+      typeof (value as { id?: unknown })?.id === "number"
+        ? { value: { id: (value as { id: number }).id } }
+        : { issues: [{ message: "id must be a number", path: ["id"] }] },
+  },
+};
+const orderId: Promise<number> = readBody(new Request("http://localhost/"), { schema: Order })
+  .then((order) => order.id, () => 0);
+const validated: number = unpackr.unpackAs(Order, pack({ id: 3 })).id;
+const routes = (app: Hono) =>
+  app.post("/", msgpackValidator(Order), (c) => {
+    const order: { id: number } = c.req.valid("json");
+    return reply(c, order);
+  });
+const plugin: (app: ElysiaApp) => ElysiaApp = msgpack({ read: { maxBytes: 1024 } });
+if (validated !== 3 || typeof routes !== "function" || typeof plugin !== "function") {
+  throw new Error("schemas and framework entries failed");
+}
+void orderId;
 
 // the declarations are real types, not `any`:
 // @ts-expect-error: unknown option names are type errors

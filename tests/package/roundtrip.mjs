@@ -26,7 +26,9 @@ import {
   UnpackrStream,
 } from "@x/msgpackr/stream";
 import * as noEval from "@x/msgpackr/no-eval";
-import { fetchValue, HttpError, readBody, respond } from "@x/msgpackr/http";
+import { fetchValue, HttpError, readBody, respond, ValidationError } from "@x/msgpackr/http";
+import { msgpackValidator, reply } from "@x/msgpackr/hono";
+import { msgpack } from "@x/msgpackr/elysia";
 
 const runtime = typeof Bun === "undefined"
   ? `Node ${process.versions.node}`
@@ -53,6 +55,8 @@ check("the package resolves to the built JavaScript", () => {
       ["@x/msgpackr/stream", "stream.js"],
       ["@x/msgpackr/no-eval", "no_eval.js"],
       ["@x/msgpackr/http", "http.js"],
+      ["@x/msgpackr/hono", "hono.js"],
+      ["@x/msgpackr/elysia", "elysia.js"],
     ]
   ) {
     const resolved = String(import.meta.resolve(specifier)).replaceAll("\\", "/");
@@ -243,6 +247,76 @@ await checkAsync("respond, readBody and fetchValue negotiate and round trip", as
     assert.equal(error.status, 415);
     return true;
   });
+});
+
+// the framework entries run with neither framework installed (this project has only the package):
+// a Standard Schema and the contexts they are given are plain objects here
+await checkAsync("hono and elysia entries need neither framework; schemas validate", async () => {
+  const schema = {
+    "~standard": {
+      version: 1,
+      vendor: "test",
+      validate: (value) =>
+        typeof value?.id === "number"
+          ? { value: { id: value.id + 1 } }
+          : { issues: [{ message: "id must be a number", path: ["id"] }] },
+    },
+  };
+  const post = (body) =>
+    new Request("http://localhost/", {
+      method: "POST",
+      headers: { "content-type": "application/msgpack" },
+      body: pack(body),
+    });
+  assert.deepEqual(await readBody(post({ id: 1 }), { schema }), { id: 2 });
+  assert.throws(() => new Unpackr({ mapsAsObjects: true }).unpackAs(schema, pack({ id: "x" })), {
+    name: "ValidationError",
+    message: "Invalid value at $.id: id must be a number",
+  });
+  assert.ok(new ValidationError([{ message: "m" }]) instanceof TypeError);
+  // a Hono-like context: the validated value, then the handler's negotiated reply
+  const validated = {};
+  const context = (request) => ({
+    req: { raw: request, addValidatedData: (target, value) => (validated[target] = value) },
+    newResponse: (body, init) => new Response(body, init),
+  });
+  const middleware = msgpackValidator(schema);
+  let called = false;
+  await middleware(context(post({ id: 41 })), () => {
+    called = true;
+    return Promise.resolve();
+  });
+  assert.equal(called, true);
+  assert.deepEqual(validated, { json: { id: 42 } });
+  const refused = await middleware(context(post({ id: "x" })), async () => {});
+  assert.equal(refused.status, 400);
+  assert.deepEqual(await refused.json(), {
+    error: "Invalid body at $.id: id must be a number",
+    issues: [{ message: "id must be a number", path: ["id"] }],
+  });
+  const answered = reply(context(new Request("http://localhost/")), { ok: true }, { status: 201 });
+  assert.equal(answered.status, 201);
+  assert.equal(await answered.text(), '{"ok":true}');
+  // an Elysia-like app: the plugin adds its three hooks and gives the app back
+  const hooks = [];
+  const app = {
+    onParse: (options, hook) => hooks.push(["parse", options, hook]),
+    mapResponse: (options, hook) => hooks.push(["mapResponse", options, hook]),
+    onError: (options, hook) => hooks.push(["error", options, hook]),
+  };
+  assert.equal(msgpack()(app), app);
+  assert.deepEqual(hooks.map(([name, options]) => [name, options.as]), [
+    ["parse", "global"],
+    ["mapResponse", "global"],
+    ["error", "global"],
+  ]);
+  assert.deepEqual(await hooks[0][2]({ request: post([1, 2]) }), [1, 2]);
+  const mapped = hooks[1][2]({
+    request: new Request("http://localhost/"),
+    responseValue: { id: 1 },
+    set: { status: 200, headers: {} },
+  });
+  assert.equal(await mapped.text(), '{"id":1}');
 });
 
 console.log(`roundtrip on ${runtime}: ${checks} checks passed`);

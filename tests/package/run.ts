@@ -7,7 +7,10 @@
  * - Node: `npm install ./x-msgpackr-<version>.tgz` (offline: the package has no dependencies),
  *   run `roundtrip.mjs` with the `node` on PATH, which must be the major version the README
  *   claims ("Node 20+", the oldest supported), and type-check `consumer.ts` against the installed
- *   `.d.ts` files with `tsc` (module resolution `nodenext` and `bundler`, `skipLibCheck: false`).
+ *   `.d.ts` files with `tsc` (module resolution `nodenext` and `bundler`, `skipLibCheck: false`),
+ *   with `hono` installed beside the package (from this checkout's `node_modules`, offline), as a
+ *   Hono app has it: the types of `@x/msgpackr/hono` are Hono's. The round trip runs before, with
+ *   nothing but the package installed: the framework entries need no framework at run time.
  * - Bun: `bun add ./x-msgpackr-<version>.tgz`, run `roundtrip.mjs` and `consumer.ts`.
  * - The `msgpackr` command: `npx @x/msgpackr` and `bunx @x/msgpackr` in those projects, and
  *   `npx --package <tarball> msgpackr` / `bunx --package <tarball> msgpackr` where nothing is
@@ -159,6 +162,14 @@ try {
 
   await step("tsc type-checks a TypeScript consumer against the .d.ts files", async () => {
     await Deno.copyFile(`${here}consumer.ts`, `${nodeProject}/consumer.ts`);
+    // the Hono that a Hono app installs (packed from this checkout's copy: no registry needed)
+    const packed = (await run("npm", ["pack", `${root}node_modules/hono`], nodeProject)).trim();
+    const honoTarball = packed.split("\n").pop()!;
+    await run(
+      "npm",
+      ["install", "--offline", "--no-audit", "--no-fund", `./${honoTarball}`],
+      nodeProject,
+    );
     const compilerOptions = {
       target: "es2022",
       lib: ["es2022", "dom", "dom.iterable", "dom.asynciterable"],
