@@ -77,6 +77,8 @@ export {
   fetchValues,
 } from "./_http/fetch_value.ts";
 export { HttpError, type HttpErrorOptions } from "./_http/http_error.ts";
+export type { ContentCoding } from "./_http/content_coding.ts";
+export type { CompressOption } from "./_http/accept_encoding.ts";
 export { type JsonReplacer, jsonReplacer } from "./_http/json.ts";
 export type { ValueSource } from "./_http/value_source.ts";
 // the types the options refer to, so this entry documents completely
