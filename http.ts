@@ -79,6 +79,8 @@ export {
 export { HttpError, type HttpErrorOptions } from "./_http/http_error.ts";
 // what the `schema` options take, and the error of a response that fails one
 export { type StandardSchemaV1, ValidationError } from "./_core/standard_schema.ts";
+export type { ContentCoding } from "./_http/content_coding.ts";
+export type { CompressOption } from "./_http/accept_encoding.ts";
 export { type JsonReplacer, jsonReplacer } from "./_http/json.ts";
 export type { ValueSource } from "./_http/value_source.ts";
 // the types the options refer to, so this entry documents completely

@@ -6,6 +6,7 @@ import { standardOf, type StandardSchemaV1 } from "../_core/standard_schema.ts";
 import type { Unpackr } from "../_decode/unpackr.ts";
 import type { PackrStreamOptions } from "../_stream/chunk_encoder.ts";
 import type { UnpackrStreamOptions } from "../_stream/chunk_decoder.ts";
+import { compressRequestBody, type ContentCoding } from "./content_coding.ts";
 import { encodeStream, packValue } from "./encode_body.ts";
 import { HttpError } from "./http_error.ts";
 import { decodeUtf8, type JsonReplacer, stringifyJson } from "./json.ts";
@@ -114,6 +115,21 @@ export interface FetchValueInit<T = unknown> extends Omit<RequestInit, "body"> {
    */
   maxBytes?: number | undefined;
   /**
+   * Compress the request body with this coding (`Content-Encoding`), which the server must
+   * decode ({@linkcode readBody} does): a single value is compressed whole before it is sent, a
+   * streamed body as it is sent. `"gzip"` and `"deflate"` work everywhere, `"br"` and `"zstd"`
+   * where the runtime's `CompressionStream` has them (else a `TypeError`). Responses need no
+   * option: `fetch` decodes them.
+   */
+  compress?: ContentCoding | undefined;
+  /**
+   * With {@linkcode fetchValues}: yield the elements of a top-level array one by one as they
+   * arrive (of a MessagePack array, a JSON array, or each NDJSON line that holds one), as a
+   * `respond` with `arrayLength` writes them; see `arrayElements` of `UnpackrStreamOptions`.
+   * @default {false}
+   */
+  arrayElements?: boolean | undefined;
+  /**
    * The function that sends the request, in place of the global `fetch` (a framework's
    * `app.request`, a test double, a fetch with retries).
    */
@@ -130,6 +146,8 @@ const OWN_OPTIONS = [
   "unpackr",
   "unpackrOptions",
   "maxBytes",
+  "compress",
+  "arrayElements",
   "fetch",
   "schema",
 ] as const;
@@ -168,6 +186,13 @@ async function send(
     } else {
       headers.set("content-type", "application/msgpack");
       requestInit.body = packValue(value, init);
+    }
+    if (init.compress !== undefined) {
+      requestInit.body = await compressRequestBody(
+        requestInit.body as Uint8Array<ArrayBuffer> | string | ReadableStream<Uint8Array>,
+        init.compress,
+      );
+      headers.set("content-encoding", init.compress);
     }
   }
   requestInit.headers = headers;
@@ -368,6 +393,27 @@ export async function fetchValue<T = unknown>(
  * assert.deepEqual(seen, ["A-1", "A-2", "A-3"]);
  * await server.shutdown();
  * ```
+ *
+ * @example One big array, element by element at both ends
+ * ```ts
+ * import { fetchValues, respond } from "@x/msgpackr/http";
+ * import assert from "node:assert/strict";
+ *
+ * function* rows(count: number) {
+ *   for (let id = 0; id < count; id++) yield { id };
+ * }
+ * const server = Deno.serve(
+ *   { hostname: "127.0.0.1", port: 0, onListen() {} },
+ *   (request) => respond(request, rows(50_000), { arrayLength: 50_000 }),
+ * );
+ * let count = 0;
+ * const url = `http://127.0.0.1:${server.addr.port}/`;
+ * for await (const row of fetchValues<{ id: number }>(url, { arrayElements: true })) {
+ *   assert.equal(row.id, count++);
+ * }
+ * assert.equal(count, 50_000);
+ * await server.shutdown();
+ * ```
  */
 export async function* fetchValues<T = unknown>(
   input: Request | URL | string,
@@ -390,6 +436,7 @@ export async function* fetchValues<T = unknown>(
     // one value is bounded by `unpackrOptions.maxIncompleteBufferSize` alone (64 MiB by default)
     maxValueBytes: Infinity,
   };
+  if (init.arrayElements !== undefined) options.arrayElements = init.arrayElements;
   try {
     yield* readBodyValues<T>(response, options);
   } catch (error) {

@@ -13,9 +13,9 @@ interface MediaRange {
 }
 
 /** `token` of RFC 9110: the characters of a type, subtype or parameter name. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
+export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
 /** `qvalue` of RFC 9110: 0 to 1 with at most three decimals. */
-const QVALUE = /^(?:0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)$/;
+export const QVALUE = /^(?:0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)$/;
 
 /**
  * Parses an `Accept` header into its media ranges. A range that is not `type/subtype`,

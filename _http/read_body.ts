@@ -12,8 +12,10 @@ import {
   type UnpackrStreamOptions,
 } from "../_stream/chunk_decoder.ts";
 import { decodeIter } from "../_stream/iterators.ts";
+import { decodedSource } from "./content_coding.ts";
 import { HttpError } from "./http_error.ts";
 import { decodeUtf8, jsonLines } from "./json.ts";
+import { arrayElementsOf, JsonElements } from "./json_elements.ts";
 import { type BodyKind, bodyKindOf } from "./media_type.ts";
 import {
   boundedChunks,
@@ -77,7 +79,8 @@ export interface ReadBodyOptions<T = unknown> extends UnpackrOptions {
   /**
    * Most bytes read. A larger body is refused with a 413 {@linkcode HttpError}: up front when
    * its `Content-Length` says so, else as soon as the bytes read pass the bound (the body is
-   * never held whole). `Infinity` for no bound.
+   * never held whole). A compressed request body (`Content-Encoding`) is bounded twice: the
+   * bytes received and the decoded bytes. `Infinity` for no bound.
    * @default {1048576} (1 MiB, {@linkcode DEFAULT_MAX_BODY_BYTES})
    */
   maxBytes?: number;
@@ -89,8 +92,9 @@ export interface ReadBodyOptions<T = unknown> extends UnpackrOptions {
    */
   multiple?: boolean;
   /**
-   * With `multiple`: most bytes of one value (a MessagePack value, an NDJSON line, a JSON body);
-   * a larger one is refused with a 413 {@linkcode HttpError}. `maxBytes` bounds the whole body.
+   * With `multiple`: most bytes of one value (a MessagePack value, an NDJSON line, a JSON body),
+   * decoded bytes for a compressed body; a larger one is refused with a 413
+   * {@linkcode HttpError}. `maxBytes` bounds the whole body.
    * `Infinity` for no bound.
    * @default {1048576} (1 MiB, {@linkcode DEFAULT_MAX_BODY_BYTES})
    */
@@ -132,14 +136,15 @@ export interface ReadBodyValuesOptions<T = unknown> extends UnpackrStreamOptions
    */
   schema?: StandardSchemaV1<unknown, T>;
   /**
-   * Most bytes read in all; past it the values stop with a 413 {@linkcode HttpError}.
-   * `Infinity` for no bound.
+   * Most bytes read in all; past it the values stop with a 413 {@linkcode HttpError}. A
+   * compressed request body (`Content-Encoding`) is bounded twice: the bytes received and the
+   * decoded bytes. `Infinity` for no bound.
    * @default {Infinity}
    */
   maxBytes?: number;
   /**
-   * Most bytes of one value (a MessagePack value, an NDJSON line, a JSON body), whatever the
-   * chunks it arrives in; past it the values stop with a 413 {@linkcode HttpError}. A smaller
+   * Most bytes of one value (a MessagePack value, an NDJSON line, a JSON body; decoded bytes for
+   * a compressed body), whatever the chunks it arrives in; past it the values stop with a 413 {@linkcode HttpError}. A smaller
    * `maxIncompleteBufferSize` (the stream decoder's bound on held bytes) bounds it further.
    * `Infinity` for no bound (but `maxIncompleteBufferSize`, 64 MiB by default).
    * @default {1048576} (1 MiB, {@linkcode DEFAULT_MAX_BODY_BYTES})
@@ -189,7 +194,7 @@ function unpackrOf(options: ReadBodyOptions): Unpackr {
 
 /**
  * The kind of a body by its `Content-Type`; a 415 {@linkcode HttpError} (the body cancelled)
- * for any other type, or a request with a content coding.
+ * for any other type.
  */
 function kindOf(source: Request | Response): BodyKind {
   const contentType = source.headers.get("content-type");
@@ -201,14 +206,6 @@ function kindOf(source: Request | Response): BodyKind {
       `${contentType === null ? "No Content-Type" : `Unsupported Content-Type ${contentType}`}: ` +
         "expected application/msgpack or application/json",
     );
-  }
-  if (source instanceof Request) {
-    // a response's body is already decoded by fetch; a request's is as it was sent
-    const coding = source.headers.get("content-encoding")?.trim().toLowerCase();
-    if (coding !== undefined && coding !== "" && coding !== "identity") {
-      discardBody(source);
-      throw new HttpError(415, `Unsupported Content-Encoding ${coding}`);
-    }
   }
   return kind;
 }
@@ -334,8 +331,17 @@ function longLine(text: string, bound: number, firstLine = 1): number {
  * - NDJSON (`application/x-ndjson`, `application/ndjson`, `application/jsonl`): its lines' values
  *   with `multiple: true`; without it, the body must hold one JSON text.
  *
+ * **Compressed bodies.** A request with `Content-Encoding: gzip` (or `x-gzip`), `deflate`
+ * (zlib), or `br` and `zstd` where the runtime's `DecompressionStream` has them (`br` on Deno
+ * and Bun, `zstd` on Bun) is decoded while it is read. `maxBytes` bounds both the bytes
+ * received and the decoded bytes (and `maxValueBytes` the decoded bytes of a value), so a small
+ * body that expands to gigabytes is refused with a 413 as soon as its decoded bytes pass the
+ * bound, with the decompression cancelled and a few MiB at most decoded beyond it. One coding
+ * at most: a body coded twice (`gzip, gzip`) or with another coding is a 415, and a corrupt or
+ * truncated compressed body a 400. A response is read as it is (`fetch` decoded it).
+ *
  * Failures are {@linkcode HttpError}s whose `status` a server can answer directly: **415** for
- * any other `Content-Type` (or none), or a request with a `Content-Encoding`; **413** when the
+ * any other `Content-Type` (or none), or a `Content-Encoding` it does not decode; **413** when the
  * body exceeds `maxBytes` (1 MiB by default; checked against `Content-Length` up front, and
  * counted while reading, so an oversized body is never held whole), or with `multiple` when one
  * value exceeds `maxValueBytes` (1 MiB by default); **400** for an empty body (without
@@ -432,6 +438,27 @@ function longLine(text: string, bound: number, firstLine = 1): number {
  *   },
  * );
  * ```
+ *
+ * @example A gzip request body, bounded by its decoded size
+ * ```ts
+ * import { readBody } from "@x/msgpackr/http";
+ * import { pack } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const gzip = (bytes: Uint8Array) =>
+ *   new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream("gzip")))
+ *     .bytes();
+ * const post = (body: Uint8Array) =>
+ *   new Request("http://localhost/", {
+ *     method: "POST",
+ *     headers: { "content-type": "application/msgpack", "content-encoding": "gzip" },
+ *     body: body as BodyInit,
+ *   });
+ *
+ * assert.deepEqual(await readBody(post(await gzip(pack({ sku: "A-1" })))), { sku: "A-1" });
+ * // 20 KB of gzip that expand to 20 MB: refused once 1 MiB is decoded
+ * await assert.rejects(readBody(post(await gzip(new Uint8Array(20_000_000)))), { status: 413 });
+ * ```
  */
 export function readBody<T = unknown>(
   source: Request | Response,
@@ -483,7 +510,9 @@ export async function readBody(
   options: ReadBodyOptions = NO_OPTIONS,
 ): Promise<unknown> {
   const kind = kindOf(source);
-  const bytes = await readBytes(source, checkMaxBytes(options.maxBytes ?? DEFAULT_MAX_BODY_BYTES));
+  const maxBytes = checkMaxBytes(options.maxBytes ?? DEFAULT_MAX_BODY_BYTES);
+  // a request's content coding is decoded as it is read (a response's is fetch's to decode)
+  const bytes = await readBytes(decodedSource(source, maxBytes), maxBytes);
   const value = decodeBody(kind, bytes, options);
   return options.schema === undefined
     ? value
@@ -496,7 +525,14 @@ export async function readBody(
  * maps as plain objects, 64-bit integers as numbers when safe; a `PackrStream` with records
  * reads too), each line of NDJSON, or the one value of a JSON body.
  * An empty body yields nothing. Nothing is held but the value being received; stopping early
- * (`break`) cancels the body.
+ * (`break`) cancels the body. A compressed request body is decoded while it is read, as
+ * {@linkcode readBody} decodes it, the bounds applying to the decoded bytes.
+ *
+ * With `arrayElements: true`, the elements of a top-level array are yielded one by one as they
+ * arrive, each bounded by `maxValueBytes`, never the array: of a MessagePack array (as
+ * `UnpackrStream` does with the option: a value that is not an array is yielded as it is), of a
+ * JSON array (each element parsed as soon as its text ends; a JSON body that is not an array is
+ * yielded whole), and of each NDJSON line that holds an array.
  *
  * MessagePack is decoded as plain data, as {@linkcode readBody} decodes it: structured clone
  * references, `RegExp` and `Error` are refused (400) unless `plainDataOnly: false` or an
@@ -553,7 +589,7 @@ export async function* readBodyValues<T = unknown>(
   const maxValue = Math.min(maxValueBytes, maxHeld);
   const bound = maxValueBytes <= maxHeld ? "maxValueBytes" : "maxIncompleteBufferSize";
   checkContentLength(source, maxBytes);
-  const body = source.body;
+  const body = decodedSource(source, maxBytes).body;
   if (body === null) return;
   const failure: ReadFailure = {};
   // In pieces no larger than the bound, a value over it never ends in the piece it starts in, so
@@ -583,8 +619,23 @@ export async function* readBodyValues<T = unknown>(
   const text = new TextDecoder("utf-8", { fatal: true });
   let pending = "";
   let line = 1;
+  // `arrayElements`: a JSON array element by element, the arrays of NDJSON lines expanded
+  const expand = decoding.arrayElements === true;
+  const elements = expand && kind === "json"
+    ? new JsonElements(maxValue, () => valueTooLarge(maxValue, bound))
+    : null;
+  const lines = (complete: string, first: number) =>
+    (expand
+      ? arrayElementsOf(jsonLines(complete, first))
+      : jsonLines(complete, first)) as Generator<
+        T
+      >;
   try {
     for await (const chunk of chunks) {
+      if (elements !== null) {
+        yield* elements.push(text.decode(chunk, { stream: true })) as T[];
+        continue;
+      }
       pending += text.decode(chunk, { stream: true });
       if (kind === "ndjson") {
         const end = pending.lastIndexOf("\n");
@@ -594,16 +645,20 @@ export async function* readBodyValues<T = unknown>(
           // only the first line can be longer than a piece: it began in an earlier one
           const long = longLine(complete, maxValue, line);
           if (long !== 0) throw valueTooLarge(maxValue, bound, ` on line ${long}`);
-          yield* jsonLines(complete, line) as Generator<T>;
+          yield* lines(complete, line);
           line += countLines(complete);
         }
       }
       // a JSON text or NDJSON line longer than the bound (counted in UTF-16 units)
       if (pending.length > maxValue) throw valueTooLarge(maxValue, bound);
     }
+    if (elements !== null) {
+      yield* elements.end(text.decode()) as T[];
+      return;
+    }
     pending += text.decode();
     if (kind === "ndjson") {
-      yield* jsonLines(pending, line) as Generator<T>;
+      yield* lines(pending, line);
     } else if (pending.length > 0) {
       yield JSON.parse(pending) as T;
     }

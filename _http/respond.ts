@@ -3,11 +3,14 @@
 
 import type { Packr } from "../_encode/packr.ts";
 import type { PackrStreamOptions } from "../_stream/chunk_encoder.ts";
+import { compressedResponse, type CompressOption } from "./accept_encoding.ts";
+import { arrayBody } from "./array_body.ts";
 import { encodeStream, packValue } from "./encode_body.ts";
 import { type JsonReplacer, stringifyJson } from "./json.ts";
 import { JSON_TYPE, type MessagePackMediaType, NDJSON_TYPE } from "./media_type.ts";
 import { negotiate } from "./negotiate.ts";
 import { isValueSource } from "./value_source.ts";
+import { addVary } from "./vary.ts";
 
 /**
  * The `init` of {@linkcode respond}: what `new Response` takes (`status`, `statusText`,
@@ -61,6 +64,35 @@ export interface RespondInit extends ResponseInit {
    * strings of their digits.
    */
   replacer?: JsonReplacer | undefined;
+  /**
+   * Compress the body when the request's `Accept-Encoding` accepts a coding: `true` offers gzip
+   * and deflate; a coding (`"gzip"`, `"deflate"`, `"br"`, `"zstd"`) or a list of them offers
+   * those, in the server's order of preference (codings the runtime's `CompressionStream` lacks
+   * are not offered). The client's weights decide (`q`, `identity;q=0`, `*`; `x-gzip` is gzip);
+   * with none acceptable, or no `Accept-Encoding`, the body goes as it is. Single values under
+   * 1 KiB are not compressed. Every response has `Vary: Accept-Encoding` with it on.
+   *
+   * Never twice: a response whose `init.headers` has a `Content-Encoding` is not compressed, and
+   * a runtime that compresses by itself skips a response with one (`Deno.serve` with
+   * `automaticCompression`, which compresses JSON but not MessagePack; Hono's `compress`);
+   * `Bun.serve` does not compress. A compressed stream reaches the client in the compressor's
+   * blocks on Bun, Node and browsers (Deno flushes each chunk): leave it off for streams whose
+   * values must arrive at once. A `Response` that is not sent (read in the same process) stays
+   * compressed: only `fetch` decodes it.
+   * @default {false}
+   */
+  compress?: CompressOption | undefined;
+  /**
+   * Write a streamed source as one array of this many elements rather than a sequence: the
+   * array header with this count, then each value as the source produces it (MessagePack, the
+   * bytes `pack` writes for the whole array), or a JSON array (`[`, values joined by `,`, `]`,
+   * `Content-Type: application/json`) for JSON clients. A client reads the elements as they
+   * arrive with `fetchValues(url, { arrayElements: true })`, and any MessagePack decoder reads
+   * the whole array. The source must give exactly this many values: one more, or the end before
+   * the count, errors the body after the values before (the client sees a truncated array). An
+   * array given as the value is streamed element by element too.
+   */
+  arrayLength?: number | undefined;
 }
 
 /** Statuses whose responses have no body (RFC 9110). */
@@ -162,7 +194,7 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 export function respond(request: Request, value: unknown, init: RespondInit = {}): Response {
   const mediaType = chooseMediaType(request, init);
   const headers = new Headers(init.headers);
-  addVaryAccept(headers);
+  addVary(headers, "Accept");
   const status = init.status ?? 200;
   const responseInit: ResponseInit = { status, headers };
   if (init.statusText !== undefined) responseInit.statusText = init.statusText;
@@ -170,18 +202,36 @@ export function respond(request: Request, value: unknown, init: RespondInit = {}
     headers.delete("content-type");
     return new Response(null, responseInit);
   }
+  if (init.arrayLength !== undefined) {
+    headers.set("content-type", mediaType);
+    const body = arrayBody(value, init.arrayLength, mediaType === JSON_TYPE, init);
+    return reply(request, init, body, responseInit, headers);
+  }
   if (isValueSource(value)) {
     const json = mediaType === JSON_TYPE;
     headers.set("content-type", json ? NDJSON_TYPE : mediaType);
-    return new Response(encodeStream(value, json, init), responseInit);
+    return reply(request, init, encodeStream(value, json, init), responseInit, headers);
   }
   if (mediaType === JSON_TYPE) {
     headers.set("content-type", JSON_TYPE);
-    return new Response(stringifyJson(value, init.replacer), responseInit);
+    return reply(request, init, stringifyJson(value, init.replacer), responseInit, headers);
   }
   headers.set("content-type", mediaType);
   // the Response copies its body at once, so the packer need not make a copy of its own
-  return new Response(packValue(value, init, true), responseInit);
+  return reply(request, init, packValue(value, init, true), responseInit, headers);
+}
+
+/** The response, compressed when `init.compress` asks for it and the client accepts a coding. */
+function reply(
+  request: Request,
+  init: RespondInit,
+  body: Uint8Array<ArrayBuffer> | string | ReadableStream<Uint8Array>,
+  responseInit: ResponseInit,
+  headers: Headers,
+): Response {
+  const compress = init.compress;
+  if (compress === undefined || compress === false) return new Response(body, responseInit);
+  return compressedResponse(request, compress, body, responseInit, headers);
 }
 
 /** The media type of the response: forced by `init`, chosen by the URL, or negotiated. */
@@ -207,18 +257,4 @@ function forcedType(format: string, name: string): MessagePackMediaType | "appli
   if (format === "json") return JSON_TYPE;
   if (format === "msgpack") return "application/msgpack";
   throw new TypeError(`Cannot use ${name} ${JSON.stringify(format)}: expected "json" or "msgpack"`);
-}
-
-/** Adds `Accept` to the `Vary` header unless it is there already (or `Vary` is `*`). */
-function addVaryAccept(headers: Headers): void {
-  const vary = headers.get("vary");
-  if (vary === null || vary.trim() === "") {
-    headers.set("vary", "Accept");
-    return;
-  }
-  for (const field of vary.split(",")) {
-    const name = field.trim().toLowerCase();
-    if (name === "accept" || name === "*") return;
-  }
-  headers.set("vary", `${vary}, Accept`);
 }

@@ -26,6 +26,7 @@ import type { StandardSchemaV1 } from "../_core/standard_schema.ts";
 import type { Unpackr } from "../_decode/unpackr.ts";
 import { createDecodeContext, type DecodeContext, decodeContextOf } from "../_decode/context.ts";
 import { COMPLETE, NEED_MORE, ValueScanner } from "./value_scanner.ts";
+import { ArrayElements } from "./array_elements.ts";
 import { timestampOfPayload } from "../_core/timestamp.ts";
 
 /** Default bound on the bytes held for an incomplete value: 64 MiB, as msgpackr. */
@@ -78,6 +79,20 @@ export interface UnpackrStreamOptions<T = unknown> extends UnpackrOptions {
    * @default {67108864} (64 MiB)
    */
   maxIncompleteBufferSize?: number;
+  /**
+   * Deliver the elements of each top-level array one by one, as each completes, instead of the
+   * array: a 100,000-row export is read row by row, holding one row at a time, never the array.
+   * A top-level value that is not an array is delivered as it is, so a sequence of arrays (pages)
+   * reads as one run of their elements; an empty array delivers nothing. Nested arrays are
+   * elements like any other value. Record definitions made in one element hold for the later
+   * ones (the stream's decoder is sequential), and `maxIncompleteBufferSize` bounds each
+   * element. Each element is decoded on its own, so structured clone references from one
+   * element to another are not followed (a pointer to an object of another element is an
+   * error), and an array written with `bundleStrings` is a `DecodeError` (its strings follow the
+   * whole array). A stream that ends inside an array fails with an `IncompleteDataError`.
+   * @default {false}
+   */
+  arrayElements?: boolean;
 }
 
 /** Work counters, for tests that prove the decoding work is linear. */
@@ -125,6 +140,10 @@ export class ChunkDecoder {
   #received = 0;
   /** Stream offset of the held bytes' first byte. */
   #heldStart = 0;
+  /** Where the last value decoded by `#run` ended (or where decoding resumed). */
+  #last = 0;
+  /** The open top-level array, with `arrayElements`; else null. */
+  readonly #elements: ArrayElements | null;
 
   /**
    * Creates a decoder.
@@ -132,7 +151,7 @@ export class ChunkDecoder {
    * @param options Unpackr options and `maxIncompleteBufferSize`.
    */
   constructor(options: UnpackrStreamOptions = {}) {
-    const { maxIncompleteBufferSize, unpackr, ...unpackrOptions } = options;
+    const { maxIncompleteBufferSize, unpackr, arrayElements, ...unpackrOptions } = options;
     const maxHeld = maxIncompleteBufferSize ?? DEFAULT_MAX_INCOMPLETE_BUFFER_SIZE;
     if (typeof maxHeld !== "number" || !(maxHeld >= 0)) {
       throw new RangeError(
@@ -140,6 +159,7 @@ export class ChunkDecoder {
       );
     }
     this.#maxHeld = maxHeld;
+    this.#elements = arrayElements ? new ArrayElements() : null;
     this.#context = unpackr !== undefined ? decodeContextOf(unpackr) : createDecodeContext(
       { ...unpackrOptions, sequential: true },
       undefined,
@@ -212,36 +232,55 @@ export class ChunkDecoder {
    */
   end(out: unknown[]): void {
     const held = this.#held;
-    if (held === null) return;
-    const length = this.#heldLength;
-    this.#held = null;
-    let last = 0;
-    let missing = 1;
-    this.stats.decodeCalls++;
-    this.stats.decodedBytes += length;
-    try {
-      decodeMany(
-        this.#context,
-        held.subarray(0, length),
-        0,
-        length,
-        (value, _, end) => {
-          out.push(value);
-          last = end;
-        },
-      );
-      return;
-    } catch (error) {
-      if (!(error instanceof IncompleteDataError)) throw toStreamOffsets(error, this.#heldStart);
-      if (error.missingBytes !== undefined) missing = error.missingBytes;
+    let missing = 0;
+    let into = "inside an array"; // the stream ended between the elements of an array
+    if (held !== null) {
+      const length = this.#heldLength;
+      this.#held = null;
+      try {
+        this.#run(held.subarray(0, length), 0, length, out);
+      } catch (error) {
+        if (!(error instanceof IncompleteDataError)) throw toStreamOffsets(error, this.#heldStart);
+        missing = error.missingBytes ?? 1;
+        into = `${length - this.#last} bytes into a value`;
+      }
     }
-    throw new IncompleteDataError(
-      `Unexpected end of MessagePack data: the stream ended ${
-        length - last
-      } bytes into a value that needs at least ${missing} more`,
-      this.#received,
-      missing,
-    );
+    missing ||= this.#elements?.missing ?? 0;
+    if (missing > 0) {
+      throw new IncompleteDataError(
+        `Unexpected end of MessagePack data: the stream ended ${into} that needs at least ${missing} more`,
+        this.#received,
+        missing,
+      );
+    }
+  }
+
+  /**
+   * Decodes `bytes[from, end)` into `out`. With `arrayElements`, the headers of top-level arrays
+   * are consumed ({@linkcode ArrayElements}), and decoding stops where an array ends or a
+   * top-level array begins, to consume its header. `#last` is where the last value ended, also
+   * when this throws.
+   */
+  #run(bytes: Uint8Array, from: number, end: number, out: unknown[]): void {
+    const elements = this.#elements;
+    let stopped = true;
+    while (stopped) {
+      if (elements !== null) from = elements.open(bytes, from, end);
+      this.#last = from;
+      if (from >= end) return;
+      stopped = false;
+      this.stats.decodeCalls++;
+      this.stats.decodedBytes += end - from;
+      decodeMany(this.#context, bytes, from, end, (value, _start, valueEnd) => {
+        out.push(value);
+        this.#last = valueEnd;
+        if (elements?.after(bytes, valueEnd, end)) {
+          stopped = true;
+          return false;
+        }
+      });
+      from = this.#last;
+    }
   }
 
   #decodeHeld(end: number, out: unknown[]): void {
@@ -268,17 +307,12 @@ export class ChunkDecoder {
     // decode from a view that ends at `end`, so bytes past it read as the end of the input
     const bytes = end === source.length ? source : source.subarray(0, end);
     const context = this.#context;
-    let last = start;
-    this.stats.decodeCalls++;
-    this.stats.decodedBytes += end - start;
     try {
-      decodeMany(context, bytes, start, end, (value, _start, valueEnd) => {
-        out.push(value);
-        last = valueEnd;
-      });
+      this.#run(bytes, start, end, out);
       return;
     } catch (error) {
       if (!(error instanceof IncompleteDataError)) throw toStreamOffsets(error, streamStart);
+      const last = this.#last;
       const missing = error.missingBytes ?? 1;
       if (!borrowed && last === 0) {
         // nothing was decoded from our buffer, so it can be held on to as it is

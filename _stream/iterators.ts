@@ -220,6 +220,22 @@ async function* encodeAsync(
  * }, (error) => error instanceof ValidationError && error.index === 1);
  * assert.deepEqual(events, [{ type: "start", at: new Date(0) }]);
  * ```
+ *
+ * @example The elements of a big array as they arrive (`arrayElements`)
+ * ```ts
+ * import { decodeIter, pack } from "@x/msgpackr";
+ * import assert from "node:assert/strict";
+ *
+ * const bytes = pack(Array.from({ length: 10_000 }, (_, id) => ({ id })));
+ * async function* network() {
+ *   for (let at = 0; at < bytes.length; at += 1000) yield bytes.subarray(at, at + 1000);
+ * }
+ * let count = 0;
+ * for await (const row of decodeIter(network(), { arrayElements: true, mapsAsObjects: true })) {
+ *   assert.deepEqual(row, { id: count++ }); // one row at a time, never the whole array
+ * }
+ * assert.equal(count, 10_000);
+ * ```
  */
 export function decodeIter<T = unknown>(
   source: Iterable<MessagePackSource>,

@@ -543,13 +543,14 @@ describe("readBody()", () => {
     assert.deepEqual(await readBody(response), [1]);
   });
 
-  test("415 for any other Content-Type, none, or a content coding", async () => {
+  test("415 for any other Content-Type, none, or a content coding it does not decode", async () => {
     const cases: [string | null, Record<string, string>][] = [
       ["text/plain", {}],
       ["application/octet-stream", {}],
       ["application/x-www-form-urlencoded", {}],
       [null, {}],
-      ["application/json", { "content-encoding": "gzip" }],
+      ["application/json", { "content-encoding": "compress" }],
+      ["application/json", { "content-encoding": "gzip, gzip" }],
     ];
     for (const [type, headers] of cases) {
       await assert.rejects(readBody(post(type, "{}", headers)), (error) => {
