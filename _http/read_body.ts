@@ -127,7 +127,8 @@ export interface ReadBodyValuesOptions extends UnpackrStreamOptions {
   maxValueBytes?: number;
 }
 
-const NO_OPTIONS: ReadBodyOptions = {};
+/** No options: the plain decoder (`unpackrOf` knows this object). */
+export const NO_OPTIONS: ReadBodyOptions = {};
 /** The options of `readBody` that are not decoding options. */
 const OWN_OPTIONS = new Set(["maxBytes", "maxValueBytes", "multiple", "unpackr"]);
 /**
@@ -151,6 +152,7 @@ const plainUnpackr = new Unpackr({ useRecords: false, ...PEER_DECODING });
 const unpackrs = new WeakMap<ReadBodyOptions, Unpackr>();
 
 function unpackrOf(options: ReadBodyOptions): Unpackr {
+  if (options === NO_OPTIONS) return plainUnpackr;
   if (options.unpackr !== undefined) return options.unpackr;
   let unpackr = unpackrs.get(options);
   if (unpackr !== undefined) return unpackr;
