@@ -80,7 +80,9 @@ describe("objects built from a shape's own root", () => {
         assert.equal(results.control, false, `${build}: the probe did not fill the root of {}`);
         delete results.control;
         assert.equal(Object.keys(results).length, 4);
-        for (const [path, shared] of Object.entries(results)) assert.ok(shared, `${build}: ${path}`);
+        for (const [path, shared] of Object.entries(results)) {
+          assert.ok(shared, `${build}: ${path}`);
+        }
       }
     },
   );
