@@ -39,9 +39,10 @@ import {
   mapShapes,
   markStackUse,
   MAX_SHAPED_KEYS,
+  objectFrom,
   objectOfShape,
   releaseValueStack,
-  shapeNames,
+  renewMapShapesIfFull,
   storeValues,
   valueStack,
 } from "../_records/map_shapes.ts";
@@ -673,7 +674,7 @@ function readMap(length: number): unknown {
     ? readMapAsMap(length)
     : length <= MAX_SHAPED_KEYS && length > 0
     ? readShapedMap(length)
-    : storeEntries({}, length);
+    : storeEntries(objectFrom(mapShapes.root), length);
   depth--;
   return result;
 }
@@ -782,7 +783,7 @@ function readUnshapedRest(
   length: number,
 ): object {
   stackTop = base;
-  const object = storeValues(shapeNames(shape), count, base);
+  const object = storeValues(shape, count, base);
   object[key] = read();
   return storeEntries(object, length - count - 1);
 }
@@ -1566,7 +1567,7 @@ function runOne(
 /** Before a decode that no other decode is running around (whoever runs inside it). */
 function startOutermost(): void {
   resetCompileAllowance();
-  mapShapes.renewIfFull();
+  renewMapShapesIfFull();
   renewPoolIfDue();
 }
 

@@ -152,7 +152,8 @@ export interface ReadBodyValuesOptions<T = unknown> extends UnpackrStreamOptions
   maxValueBytes?: number;
 }
 
-const NO_OPTIONS: ReadBodyOptions = {};
+/** No options: the plain decoder (`unpackrOf` knows this object). */
+export const NO_OPTIONS: ReadBodyOptions = {};
 /** The options of `readBody` that are not decoding options. */
 const OWN_OPTIONS = new Set(["maxBytes", "maxValueBytes", "multiple", "unpackr", "schema"]);
 /**
@@ -176,6 +177,7 @@ const plainUnpackr = new Unpackr({ useRecords: false, ...PEER_DECODING });
 const unpackrs = new WeakMap<ReadBodyOptions, Unpackr>();
 
 function unpackrOf(options: ReadBodyOptions): Unpackr {
+  if (options === NO_OPTIONS) return plainUnpackr;
   if (options.unpackr !== undefined) return options.unpackr;
   let unpackr = unpackrs.get(options);
   if (unpackr !== undefined) return unpackr;

@@ -75,13 +75,17 @@ function identityCoded(source: Request | Response): boolean {
  */
 export async function readBytes(source: Request | Response, maxBytes: number): Promise<Uint8Array> {
   const declared = checkContentLength(source, maxBytes);
-  const body = source.body;
-  if (body === null) return new Uint8Array(0);
   if (maxBytes === Infinity || (declared >= 0 && identityCoded(source))) {
+    // `body` is not asked for on this path (a missing body reads as no bytes): Deno hands a
+    // request body that has arrived whole to `arrayBuffer()` as it is, but once `body` was asked
+    // for, it reads the body through the stream it made for it.
+    // Chosen by measurement: npm run bench:rpc:deno (readBody, MessagePack)
     const bytes = new Uint8Array(await source.arrayBuffer());
     if (bytes.length > maxBytes) throw tooLarge(maxBytes);
     return bytes;
   }
+  const body = source.body;
+  if (body === null) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of boundedChunks(body, maxBytes)) {

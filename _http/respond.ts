@@ -7,7 +7,12 @@ import { compressedResponse, type CompressOption } from "./accept_encoding.ts";
 import { arrayBody } from "./array_body.ts";
 import { encodeStream, packValue } from "./encode_body.ts";
 import { type JsonReplacer, stringifyJson } from "./json.ts";
-import { JSON_TYPE, type MessagePackMediaType, NDJSON_TYPE } from "./media_type.ts";
+import {
+  JSON_TYPE,
+  MESSAGEPACK_TYPES,
+  type MessagePackMediaType,
+  NDJSON_TYPE,
+} from "./media_type.ts";
 import { negotiate } from "./negotiate.ts";
 import { isValueSource } from "./value_source.ts";
 import { addVary } from "./vary.ts";
@@ -97,6 +102,18 @@ export interface RespondInit extends ResponseInit {
 
 /** Statuses whose responses have no body (RFC 9110). */
 const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+
+const NO_INIT: RespondInit = {};
+
+/** The `init` of a 200 response of each type without headers of the caller's. */
+const PLAIN_INITS: Readonly<
+  Record<MessagePackMediaType | "application/json", { headers: Record<string, string> }>
+> = Object.fromEntries(
+  [...MESSAGEPACK_TYPES, JSON_TYPE].map((type) => [
+    type,
+    { headers: { "content-type": type, vary: "Accept" } },
+  ]),
+) as never;
 
 /**
  * A `Response` holding `value` as MessagePack or as JSON, whichever the request's `Accept`
@@ -191,11 +208,30 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
  * assert.deepEqual(values, [{ id: 0 }, { id: 1 }, { id: 2 }]);
  * ```
  */
-export function respond(request: Request, value: unknown, init: RespondInit = {}): Response {
+export function respond(request: Request, value: unknown, init: RespondInit = NO_INIT): Response {
   const mediaType = chooseMediaType(request, init);
+  const status = init.status ?? 200;
+  if (
+    init.headers === undefined && init.compress === undefined && init.arrayLength === undefined &&
+    !NULL_BODY_STATUSES.has(status) && !isValueSource(value)
+  ) {
+    // the common case, without a `Headers` object: the runtimes take a plain object of the two
+    // headers for less than a `Headers` they must make and copy.
+    // Chosen by measurement: npm run bench:rpc:deno / :bun
+    const plain = PLAIN_INITS[mediaType];
+    let responseInit: ResponseInit = plain;
+    if (status !== 200 || init.statusText !== undefined) {
+      responseInit = { status, headers: plain.headers };
+      if (init.statusText !== undefined) responseInit.statusText = init.statusText;
+    }
+    if (mediaType === JSON_TYPE) {
+      return new Response(stringifyJson(value, init.replacer), responseInit);
+    }
+    // the Response copies its body at once, so the packer need not make a copy of its own
+    return new Response(packValue(value, init, true), responseInit);
+  }
   const headers = new Headers(init.headers);
   addVary(headers, "Accept");
-  const status = init.status ?? 200;
   const responseInit: ResponseInit = { status, headers };
   if (init.statusText !== undefined) responseInit.statusText = init.statusText;
   if (NULL_BODY_STATUSES.has(status)) {

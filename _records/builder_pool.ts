@@ -2,6 +2,7 @@
 // This module is browser compatible.
 
 import { plans, RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "./builders.ts";
+import { plainRoot } from "./plain_root.ts";
 import { installBuilderPool, type ObjectBuilder } from "./reader.ts";
 
 // The no-eval build's pool of object builders of `_records/builders.ts` (why they exist: there)
@@ -120,6 +121,7 @@ export function lendBuilder(
     plans[nextFreeBuilder] = {
       names: names.map(internalized),
       read,
+      root: plainRoot(),
       // JSON.parse makes an object with all its properties in place, as a literal would
       template: names.length <= MOST_PROPERTIES_WITHOUT_TEMPLATE
         ? null

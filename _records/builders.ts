@@ -21,7 +21,7 @@
 // `end` and return where they stopped. Shapes of more than
 // `MOST_PROPERTIES_WITHOUT_TEMPLATE` properties (`_records/builder_pool.ts`, which says why) start
 // from a copy of a template that already has every property (`{ ...template }`) and overwrite
-// the values.
+// the values; smaller ones from the shape's own root (`new root()`: `_records/plain_root.ts`).
 
 type Target = Record<string, unknown>;
 type Names = readonly string[];
@@ -42,6 +42,8 @@ export interface RecordPlan {
   readonly names: Names;
   /** Reads the next value. */
   readonly read: Read;
+  /** Makes the shape's objects when it has no template: plain objects of its own hidden class. */
+  readonly root: new () => Target;
   /**
    * For large shapes (see `_records/builder_pool.ts`): an object with every property, copied per
    * record.
@@ -58,9 +60,9 @@ export const STORES_PER_CHUNK = 8;
 export const plans: (RecordPlan | undefined)[] = [];
 
 function record0(): Target {
-  const { names, read, template, rest } = plans[0]!;
+  const { names, read, root, template, rest } = plans[0]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -83,9 +85,9 @@ function record0(): Target {
 }
 
 function record1(): Target {
-  const { names, read, template, rest } = plans[1]!;
+  const { names, read, root, template, rest } = plans[1]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -108,9 +110,9 @@ function record1(): Target {
 }
 
 function record2(): Target {
-  const { names, read, template, rest } = plans[2]!;
+  const { names, read, root, template, rest } = plans[2]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -133,9 +135,9 @@ function record2(): Target {
 }
 
 function record3(): Target {
-  const { names, read, template, rest } = plans[3]!;
+  const { names, read, root, template, rest } = plans[3]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -158,9 +160,9 @@ function record3(): Target {
 }
 
 function record4(): Target {
-  const { names, read, template, rest } = plans[4]!;
+  const { names, read, root, template, rest } = plans[4]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -183,9 +185,9 @@ function record4(): Target {
 }
 
 function record5(): Target {
-  const { names, read, template, rest } = plans[5]!;
+  const { names, read, root, template, rest } = plans[5]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -208,9 +210,9 @@ function record5(): Target {
 }
 
 function record6(): Target {
-  const { names, read, template, rest } = plans[6]!;
+  const { names, read, root, template, rest } = plans[6]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -233,9 +235,9 @@ function record6(): Target {
 }
 
 function record7(): Target {
-  const { names, read, template, rest } = plans[7]!;
+  const { names, read, root, template, rest } = plans[7]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -258,9 +260,9 @@ function record7(): Target {
 }
 
 function record8(): Target {
-  const { names, read, template, rest } = plans[8]!;
+  const { names, read, root, template, rest } = plans[8]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -283,9 +285,9 @@ function record8(): Target {
 }
 
 function record9(): Target {
-  const { names, read, template, rest } = plans[9]!;
+  const { names, read, root, template, rest } = plans[9]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -308,9 +310,9 @@ function record9(): Target {
 }
 
 function record10(): Target {
-  const { names, read, template, rest } = plans[10]!;
+  const { names, read, root, template, rest } = plans[10]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -333,9 +335,9 @@ function record10(): Target {
 }
 
 function record11(): Target {
-  const { names, read, template, rest } = plans[11]!;
+  const { names, read, root, template, rest } = plans[11]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -358,9 +360,9 @@ function record11(): Target {
 }
 
 function record12(): Target {
-  const { names, read, template, rest } = plans[12]!;
+  const { names, read, root, template, rest } = plans[12]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -383,9 +385,9 @@ function record12(): Target {
 }
 
 function record13(): Target {
-  const { names, read, template, rest } = plans[13]!;
+  const { names, read, root, template, rest } = plans[13]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -408,9 +410,9 @@ function record13(): Target {
 }
 
 function record14(): Target {
-  const { names, read, template, rest } = plans[14]!;
+  const { names, read, root, template, rest } = plans[14]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -433,9 +435,9 @@ function record14(): Target {
 }
 
 function record15(): Target {
-  const { names, read, template, rest } = plans[15]!;
+  const { names, read, root, template, rest } = plans[15]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -458,9 +460,9 @@ function record15(): Target {
 }
 
 function record16(): Target {
-  const { names, read, template, rest } = plans[16]!;
+  const { names, read, root, template, rest } = plans[16]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -483,9 +485,9 @@ function record16(): Target {
 }
 
 function record17(): Target {
-  const { names, read, template, rest } = plans[17]!;
+  const { names, read, root, template, rest } = plans[17]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -508,9 +510,9 @@ function record17(): Target {
 }
 
 function record18(): Target {
-  const { names, read, template, rest } = plans[18]!;
+  const { names, read, root, template, rest } = plans[18]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -533,9 +535,9 @@ function record18(): Target {
 }
 
 function record19(): Target {
-  const { names, read, template, rest } = plans[19]!;
+  const { names, read, root, template, rest } = plans[19]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -558,9 +560,9 @@ function record19(): Target {
 }
 
 function record20(): Target {
-  const { names, read, template, rest } = plans[20]!;
+  const { names, read, root, template, rest } = plans[20]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -583,9 +585,9 @@ function record20(): Target {
 }
 
 function record21(): Target {
-  const { names, read, template, rest } = plans[21]!;
+  const { names, read, root, template, rest } = plans[21]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -608,9 +610,9 @@ function record21(): Target {
 }
 
 function record22(): Target {
-  const { names, read, template, rest } = plans[22]!;
+  const { names, read, root, template, rest } = plans[22]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -633,9 +635,9 @@ function record22(): Target {
 }
 
 function record23(): Target {
-  const { names, read, template, rest } = plans[23]!;
+  const { names, read, root, template, rest } = plans[23]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -658,9 +660,9 @@ function record23(): Target {
 }
 
 function record24(): Target {
-  const { names, read, template, rest } = plans[24]!;
+  const { names, read, root, template, rest } = plans[24]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -683,9 +685,9 @@ function record24(): Target {
 }
 
 function record25(): Target {
-  const { names, read, template, rest } = plans[25]!;
+  const { names, read, root, template, rest } = plans[25]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -708,9 +710,9 @@ function record25(): Target {
 }
 
 function record26(): Target {
-  const { names, read, template, rest } = plans[26]!;
+  const { names, read, root, template, rest } = plans[26]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -733,9 +735,9 @@ function record26(): Target {
 }
 
 function record27(): Target {
-  const { names, read, template, rest } = plans[27]!;
+  const { names, read, root, template, rest } = plans[27]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -758,9 +760,9 @@ function record27(): Target {
 }
 
 function record28(): Target {
-  const { names, read, template, rest } = plans[28]!;
+  const { names, read, root, template, rest } = plans[28]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -783,9 +785,9 @@ function record28(): Target {
 }
 
 function record29(): Target {
-  const { names, read, template, rest } = plans[29]!;
+  const { names, read, root, template, rest } = plans[29]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -808,9 +810,9 @@ function record29(): Target {
 }
 
 function record30(): Target {
-  const { names, read, template, rest } = plans[30]!;
+  const { names, read, root, template, rest } = plans[30]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -833,9 +835,9 @@ function record30(): Target {
 }
 
 function record31(): Target {
-  const { names, read, template, rest } = plans[31]!;
+  const { names, read, root, template, rest } = plans[31]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -858,9 +860,9 @@ function record31(): Target {
 }
 
 function record32(): Target {
-  const { names, read, template, rest } = plans[32]!;
+  const { names, read, root, template, rest } = plans[32]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -883,9 +885,9 @@ function record32(): Target {
 }
 
 function record33(): Target {
-  const { names, read, template, rest } = plans[33]!;
+  const { names, read, root, template, rest } = plans[33]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -908,9 +910,9 @@ function record33(): Target {
 }
 
 function record34(): Target {
-  const { names, read, template, rest } = plans[34]!;
+  const { names, read, root, template, rest } = plans[34]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -933,9 +935,9 @@ function record34(): Target {
 }
 
 function record35(): Target {
-  const { names, read, template, rest } = plans[35]!;
+  const { names, read, root, template, rest } = plans[35]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -958,9 +960,9 @@ function record35(): Target {
 }
 
 function record36(): Target {
-  const { names, read, template, rest } = plans[36]!;
+  const { names, read, root, template, rest } = plans[36]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -983,9 +985,9 @@ function record36(): Target {
 }
 
 function record37(): Target {
-  const { names, read, template, rest } = plans[37]!;
+  const { names, read, root, template, rest } = plans[37]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1008,9 +1010,9 @@ function record37(): Target {
 }
 
 function record38(): Target {
-  const { names, read, template, rest } = plans[38]!;
+  const { names, read, root, template, rest } = plans[38]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1033,9 +1035,9 @@ function record38(): Target {
 }
 
 function record39(): Target {
-  const { names, read, template, rest } = plans[39]!;
+  const { names, read, root, template, rest } = plans[39]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1058,9 +1060,9 @@ function record39(): Target {
 }
 
 function record40(): Target {
-  const { names, read, template, rest } = plans[40]!;
+  const { names, read, root, template, rest } = plans[40]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1083,9 +1085,9 @@ function record40(): Target {
 }
 
 function record41(): Target {
-  const { names, read, template, rest } = plans[41]!;
+  const { names, read, root, template, rest } = plans[41]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1108,9 +1110,9 @@ function record41(): Target {
 }
 
 function record42(): Target {
-  const { names, read, template, rest } = plans[42]!;
+  const { names, read, root, template, rest } = plans[42]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1133,9 +1135,9 @@ function record42(): Target {
 }
 
 function record43(): Target {
-  const { names, read, template, rest } = plans[43]!;
+  const { names, read, root, template, rest } = plans[43]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1158,9 +1160,9 @@ function record43(): Target {
 }
 
 function record44(): Target {
-  const { names, read, template, rest } = plans[44]!;
+  const { names, read, root, template, rest } = plans[44]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1183,9 +1185,9 @@ function record44(): Target {
 }
 
 function record45(): Target {
-  const { names, read, template, rest } = plans[45]!;
+  const { names, read, root, template, rest } = plans[45]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1208,9 +1210,9 @@ function record45(): Target {
 }
 
 function record46(): Target {
-  const { names, read, template, rest } = plans[46]!;
+  const { names, read, root, template, rest } = plans[46]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1233,9 +1235,9 @@ function record46(): Target {
 }
 
 function record47(): Target {
-  const { names, read, template, rest } = plans[47]!;
+  const { names, read, root, template, rest } = plans[47]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1258,9 +1260,9 @@ function record47(): Target {
 }
 
 function record48(): Target {
-  const { names, read, template, rest } = plans[48]!;
+  const { names, read, root, template, rest } = plans[48]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1283,9 +1285,9 @@ function record48(): Target {
 }
 
 function record49(): Target {
-  const { names, read, template, rest } = plans[49]!;
+  const { names, read, root, template, rest } = plans[49]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1308,9 +1310,9 @@ function record49(): Target {
 }
 
 function record50(): Target {
-  const { names, read, template, rest } = plans[50]!;
+  const { names, read, root, template, rest } = plans[50]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1333,9 +1335,9 @@ function record50(): Target {
 }
 
 function record51(): Target {
-  const { names, read, template, rest } = plans[51]!;
+  const { names, read, root, template, rest } = plans[51]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1358,9 +1360,9 @@ function record51(): Target {
 }
 
 function record52(): Target {
-  const { names, read, template, rest } = plans[52]!;
+  const { names, read, root, template, rest } = plans[52]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1383,9 +1385,9 @@ function record52(): Target {
 }
 
 function record53(): Target {
-  const { names, read, template, rest } = plans[53]!;
+  const { names, read, root, template, rest } = plans[53]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1408,9 +1410,9 @@ function record53(): Target {
 }
 
 function record54(): Target {
-  const { names, read, template, rest } = plans[54]!;
+  const { names, read, root, template, rest } = plans[54]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1433,9 +1435,9 @@ function record54(): Target {
 }
 
 function record55(): Target {
-  const { names, read, template, rest } = plans[55]!;
+  const { names, read, root, template, rest } = plans[55]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1458,9 +1460,9 @@ function record55(): Target {
 }
 
 function record56(): Target {
-  const { names, read, template, rest } = plans[56]!;
+  const { names, read, root, template, rest } = plans[56]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1483,9 +1485,9 @@ function record56(): Target {
 }
 
 function record57(): Target {
-  const { names, read, template, rest } = plans[57]!;
+  const { names, read, root, template, rest } = plans[57]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1508,9 +1510,9 @@ function record57(): Target {
 }
 
 function record58(): Target {
-  const { names, read, template, rest } = plans[58]!;
+  const { names, read, root, template, rest } = plans[58]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1533,9 +1535,9 @@ function record58(): Target {
 }
 
 function record59(): Target {
-  const { names, read, template, rest } = plans[59]!;
+  const { names, read, root, template, rest } = plans[59]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1558,9 +1560,9 @@ function record59(): Target {
 }
 
 function record60(): Target {
-  const { names, read, template, rest } = plans[60]!;
+  const { names, read, root, template, rest } = plans[60]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1583,9 +1585,9 @@ function record60(): Target {
 }
 
 function record61(): Target {
-  const { names, read, template, rest } = plans[61]!;
+  const { names, read, root, template, rest } = plans[61]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1608,9 +1610,9 @@ function record61(): Target {
 }
 
 function record62(): Target {
-  const { names, read, template, rest } = plans[62]!;
+  const { names, read, root, template, rest } = plans[62]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;
@@ -1633,9 +1635,9 @@ function record62(): Target {
 }
 
 function record63(): Target {
-  const { names, read, template, rest } = plans[63]!;
+  const { names, read, root, template, rest } = plans[63]!;
   const end = names.length;
-  const object: Target = template === null ? {} : { ...template };
+  const object: Target = template === null ? new root() : { ...template };
   let next = 0;
   object[names[next]] = read();
   if (++next === end) return object;

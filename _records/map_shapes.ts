@@ -1,6 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
+import { type PlainRoot, plainRoot } from "./plain_root.ts";
 import { createShapeBuilder } from "./reader.ts";
 import { type KeyNode, ShapeTree } from "./shape_tree.ts";
 
@@ -37,6 +38,12 @@ export interface MapShape extends KeyNode<MapShape> {
   /** Builds the object from the values on the stack at `cursor`; null until it is earned. */
   build: (() => Record<string, unknown>) | null;
   /**
+   * Where objects built by stores start (`_records/plain_root.ts`): those of this key sequence
+   * before it earned a builder, and of those that continue past it where the tree has no node
+   * (the root's: maps the tree does not follow); made when first needed.
+   */
+  root: PlainRoot | null;
+  /**
    * The first key (a child of the root) of the map that last came as the value of this node's
    * key, or null: a nested map's first key is predicted from it rather than from the root's
    * `hot`, which the outer maps' first keys take (`{id, params: {orderId, …}}` would otherwise
@@ -64,9 +71,23 @@ export const mapShapes: ShapeTree<MapShape> = new ShapeTree<MapShape>(
     ends: 0,
     nextBuilderAt: BUILDER_AFTER_ENDS,
     build: null,
+    root: null,
     valueHot: null,
   }),
 );
+
+/**
+ * Renews the tree when it is due (`ShapeTree.renewIfFull`), and with it the root of the maps the
+ * tree did not follow meanwhile: what they added there is not kept.
+ */
+export function renewMapShapesIfFull(): void {
+  if (mapShapes.renewIfFull()) mapShapes.root.root = null;
+}
+
+/** A plain object to store the entries of a map whose keys begin with `shape`'s into. */
+export function objectFrom(shape: MapShape): Record<string, unknown> {
+  return new (shape.root ??= plainRoot())();
+}
 
 function namesOf(shape: MapShape): string[] {
   const names = new Array<string>(shape.size);
@@ -119,12 +140,16 @@ export function objectOfShape(shape: MapShape, base: number, compile: boolean): 
     cursor = base;
     return build();
   }
-  const names = shapeNames(shape);
   if (++shape.ends >= shape.nextBuilderAt) {
-    shape.build = createShapeBuilder(names, popValue, compile, () => releaseBuilder(shape));
+    shape.build = createShapeBuilder(
+      shapeNames(shape),
+      popValue,
+      compile,
+      () => releaseBuilder(shape),
+    );
     shape.nextBuilderAt *= 4;
   }
-  return storeValues(names, names.length, base);
+  return storeValues(shape, shape.size, base);
 }
 
 /**
@@ -136,13 +161,13 @@ function releaseBuilder(shape: MapShape): void {
   shape.nextBuilderAt = shape.ends + BUILDER_AFTER_ENDS;
 }
 
-/** `{}` with the first `count` of `names` stored from the stack at `base`, in order. */
-export function storeValues(
-  names: readonly string[],
-  count: number,
-  base: number,
-): Record<string, unknown> {
-  const object: Record<string, unknown> = {};
+/**
+ * A plain object (from `shape`'s root) with the first `count` keys of `shape` stored from the
+ * stack at `base`, in order.
+ */
+export function storeValues(shape: MapShape, count: number, base: number): Record<string, unknown> {
+  const names = shapeNames(shape);
+  const object = objectFrom(shape);
   for (let i = 0; i < count; i++) object[names[i]] = valueStack[base + i];
   return object;
 }

@@ -9,6 +9,8 @@
 // (`_records/builder_pool.ts`). This module never builds code itself and never imports either,
 // so each build ships only its own source, and the no-eval build contains no code generation.
 
+import { plainRoot } from "./plain_root.ts";
+
 /** Builds one object of a shape, reading its values with the shape's value reader. */
 export type ObjectBuilder = () => Record<string, unknown>;
 
@@ -122,11 +124,15 @@ function toPropertyNames(keys: readonly string[]): string[] {
   return keys.map((key) => key === "__proto__" ? "__proto_" : key);
 }
 
-/** Builds with a plain loop: for shapes the pool has no builder for. */
+/**
+ * Builds with a plain loop: for shapes the pool has no builder for. Its objects start from a root
+ * of their own (`_records/plain_root.ts` says why).
+ */
 function loopBuilder(names: readonly string[], read: () => unknown): ObjectBuilder {
   const count = names.length;
+  const root = plainRoot();
   return () => {
-    const object: Record<string, unknown> = {};
+    const object = new root();
     for (let i = 0; i < count; i++) object[names[i]] = read();
     return object;
   };

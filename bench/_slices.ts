@@ -19,6 +19,25 @@ export function timeSlice(run: () => unknown, milliseconds: number): number {
   return (now - started) * 1e6 / calls;
 }
 
+/**
+ * Nanoseconds per call of an asynchronous `run`, awaited one call after another in batches of 8
+ * for `milliseconds` of wall time (each call's promise settles before the next starts).
+ */
+export async function timeSliceAsync(
+  run: () => Promise<unknown>,
+  milliseconds: number,
+): Promise<number> {
+  let calls = 0;
+  const started = performance.now();
+  let now = started;
+  while (now - started < milliseconds) {
+    for (let i = 0; i < 8; i++) await run();
+    calls += 8;
+    now = performance.now();
+  }
+  return (now - started) * 1e6 / calls;
+}
+
 /** The element at quantile `q` of a sorted list. */
 function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.round(q * (sorted.length - 1))];
@@ -48,23 +67,49 @@ export function pairedSlices(
   warmUpPairs: number,
 ): PairedTimes {
   for (let i = 0; i < warmUpPairs; i++) timeSlice(mine, sliceMs), timeSlice(rival, sliceMs);
-  const ratios: number[] = [];
   const oursTimes: number[] = [];
   const rivalTimes: number[] = [];
   for (let i = 0; i < pairs; i++) {
-    let ours: number;
-    let theirs: number;
     if (i % 2 === 0) {
-      ours = timeSlice(mine, sliceMs);
-      theirs = timeSlice(rival, sliceMs);
+      oursTimes.push(timeSlice(mine, sliceMs));
+      rivalTimes.push(timeSlice(rival, sliceMs));
     } else {
-      theirs = timeSlice(rival, sliceMs);
-      ours = timeSlice(mine, sliceMs);
+      rivalTimes.push(timeSlice(rival, sliceMs));
+      oursTimes.push(timeSlice(mine, sliceMs));
     }
-    ratios.push(theirs / ours);
-    oursTimes.push(ours);
-    rivalTimes.push(theirs);
   }
+  return pairedTimes(oursTimes, rivalTimes);
+}
+
+/** {@linkcode pairedSlices} of asynchronous functions (each call awaited before the next). */
+export async function pairedSlicesAsync(
+  mine: () => Promise<unknown>,
+  rival: () => Promise<unknown>,
+  pairs: number,
+  sliceMs: number,
+  warmUpPairs: number,
+): Promise<PairedTimes> {
+  for (let i = 0; i < warmUpPairs; i++) {
+    await timeSliceAsync(mine, sliceMs);
+    await timeSliceAsync(rival, sliceMs);
+  }
+  const oursTimes: number[] = [];
+  const rivalTimes: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    if (i % 2 === 0) {
+      oursTimes.push(await timeSliceAsync(mine, sliceMs));
+      rivalTimes.push(await timeSliceAsync(rival, sliceMs));
+    } else {
+      rivalTimes.push(await timeSliceAsync(rival, sliceMs));
+      oursTimes.push(await timeSliceAsync(mine, sliceMs));
+    }
+  }
+  return pairedTimes(oursTimes, rivalTimes);
+}
+
+/** The quartiles of the pairs' ratios and the median times of each side. */
+function pairedTimes(oursTimes: number[], rivalTimes: number[]): PairedTimes {
+  const ratios = oursTimes.map((ours, i) => rivalTimes[i] / ours);
   for (const list of [ratios, oursTimes, rivalTimes]) list.sort((a, b) => a - b);
   return {
     low: quantile(ratios, 0.25),

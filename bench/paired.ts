@@ -20,22 +20,35 @@
  * the `DataView` it makes for an input as a property of that array, so every later call on the
  * same array skips making one (and adding the property, which costs far more on V8).
  *
+ * Unless `--fresh-inputs`, each payload JSON can represent is also compared as a server sees it
+ * (the SERVER_RIVALS): `pack` against `JSON.stringify` alone (a string body needs no
+ * `TextEncoder`: the runtime writes its UTF-8), and unpacking a body against the runtime's own
+ * `Response.json()` and `Request.json()`, a Response or a Request made from the bytes in each
+ * call on both sides (ours: `unpack(new Uint8Array(await body.arrayBuffer()))`).
+ *
  * `--json` prints one {@linkcode PairedRun} as JSON instead of the markdown tables: `report.ts`
  * runs this script on each runtime that way and writes bench/RESULTS.md from what it prints.
  */
 
-import { pairedSlices, type PairedTimes } from "./_slices.ts";
+import { pairedSlices, pairedSlicesAsync, type PairedTimes } from "./_slices.ts";
 import { codecNamed, msgpackrNative } from "./_codecs.ts";
 import type { Prepared } from "./_prepare.ts";
 import { payloads } from "./_payloads.ts";
 import { ARGS, option, RUNTIME } from "./_runtime.ts";
+import { unpack } from "../mod.ts";
+
+/**
+ * The rivals of the comparisons a server makes (see above): they are not codecs of
+ * `_codecs.ts`, and the tables against msgpackr and JSON leave them out.
+ */
+export const SERVER_RIVALS = ["JSON.stringify", "Response.json()", "Request.json()"] as const;
 
 /** One comparison of one payload and operation: ours against a rival. */
 export interface PairedCell extends PairedTimes {
   payload: string;
   /** Our codec: "ours" or "ours records", or either with " useBuffer" (pack only). */
   mine: string;
-  /** The rival codec: "msgpackr", "msgpackr records" or "JSON". */
+  /** The rival codec: "msgpackr", "msgpackr records" or "JSON", or one of SERVER_RIVALS. */
   rival: string;
   operation: "pack" | "unpack";
 }
@@ -113,6 +126,58 @@ for (const payload of payloads()) {
   }
 }
 
+if (!FRESH_INPUTS) {
+  for (const payload of payloads()) {
+    if (!payload.json || (payloadFilter && !payload.name.includes(payloadFilter))) continue;
+    const ours = codecNamed("ours").prepare(payload.value);
+    const json = codecNamed("JSON").prepare(payload.value);
+    const value = payload.value;
+    const packed = ours.bytes;
+    const text = json.bytes;
+    const request = (body: Uint8Array) =>
+      new Request("http://localhost/", { method: "POST", body: body.slice() });
+    const server: [rival: string, operation: "pack" | "unpack", () => Promise<PairedTimes>][] = [
+      [
+        "JSON.stringify",
+        "pack",
+        () =>
+          Promise.resolve(
+            pairedSlices(ours.encode, () => JSON.stringify(value), PAIRS, SLICE_MS, WARM_UP_PAIRS),
+          ),
+      ],
+      [
+        "Response.json()",
+        "unpack",
+        () =>
+          pairedSlicesAsync(
+            async () => unpack(new Uint8Array(await new Response(packed.slice()).arrayBuffer())),
+            () => new Response(text.slice()).json(),
+            PAIRS,
+            SLICE_MS,
+            WARM_UP_PAIRS,
+          ),
+      ],
+      [
+        "Request.json()",
+        "unpack",
+        () =>
+          pairedSlicesAsync(
+            async () => unpack(new Uint8Array(await request(packed).arrayBuffer())),
+            () => request(text).json(),
+            PAIRS,
+            SLICE_MS,
+            WARM_UP_PAIRS,
+          ),
+      ],
+    ];
+    for (const [rival, operation, measure] of server) {
+      const cell = { payload: payload.name, mine: "ours", rival, operation, ...await measure() };
+      cells.push(cell);
+      console.error(`${payload.name} / ours vs ${rival} ${operation}: ${ratioText(cell)}`);
+    }
+  }
+}
+
 /** A cell's median ratio with its quartiles in brackets. */
 function ratioText(cell: PairedCell): string {
   return `${cell.median.toFixed(2)}× (${cell.low.toFixed(2)}–${cell.high.toFixed(2)})`;
@@ -139,8 +204,10 @@ function markdown(): string {
       "",
       ...FRESH_INPUTS
         ? ["| payload | unpack (copy + decode) |", "|---|---:|"]
-        : comparison.includes("useBuffer")
+        : comparison.includes("useBuffer") || comparison.endsWith("JSON.stringify")
         ? ["| payload | pack |", "|---|---:|"]
+        : comparison.endsWith(".json()")
+        ? ["| payload | unpack |", "|---|---:|"]
         : ["| payload | pack | unpack |", "|---|---:|---:|"],
       ...[...byPayload].map(([payload, texts]) => `| ${[payload, ...texts].join(" | ")} |`),
       "",

@@ -28,7 +28,8 @@ import {
 } from "./_results_table.ts";
 import { option } from "./_runtime.ts";
 import type { BrowserRun } from "./browser.ts";
-import type { PairedCell, PairedRun } from "./paired.ts";
+import { type PairedCell, type PairedRun, SERVER_RIVALS } from "./paired.ts";
+import { formatTime } from "./_measure.ts";
 
 /** The repository's root directory (this file is in bench/). */
 const ROOT = decodeURIComponent(new URL("..", import.meta.url).pathname);
@@ -132,9 +133,43 @@ function useBufferCells(run: PairedRun): PairedCell[] {
   return run.cells.filter((cell) => cell.mine.endsWith(" useBuffer"));
 }
 
-/** The cells of the tables: all but {@linkcode useBufferCells}. */
+/** Whether a cell is one of the comparisons a server makes (its table: `serverTable`). */
+function serverCell(cell: PairedCell): boolean {
+  return (SERVER_RIVALS as readonly string[]).includes(cell.rival);
+}
+
+/** The cells of the tables: all but {@linkcode useBufferCells} and the server's comparisons. */
 function tableCells(run: PairedRun): PairedRun {
-  return { ...run, cells: run.cells.filter((cell) => !cell.mine.endsWith(" useBuffer")) };
+  return {
+    ...run,
+    cells: run.cells.filter((cell) => !cell.mine.endsWith(" useBuffer") && !serverCell(cell)),
+  };
+}
+
+/**
+ * The comparisons a server makes, one row per payload: `pack` against `JSON.stringify` alone,
+ * and unpacking a body against `Response.json()` and `Request.json()` (bench/paired.ts).
+ */
+function serverTable(run: PairedRun): string[] {
+  const header = ["payload", ...SERVER_RIVALS.flatMap((rival) => ["ours", `vs ${rival}`])];
+  const lines = [
+    `| ${header.join(" | ")} |`,
+    `| --- | ${header.slice(1).map(() => "---:").join(" | ")} |`,
+  ];
+  const payloads = [...new Set(run.cells.filter(serverCell).map((cell) => cell.payload))];
+  for (const payload of payloads) {
+    const texts = [payload];
+    for (const rival of SERVER_RIVALS) {
+      const cell = run.cells.find((each) => each.payload === payload && each.rival === rival);
+      const ratio = cell === undefined ? "–" : `${cell.median.toFixed(2)}×`;
+      texts.push(
+        cell === undefined ? "–" : formatTime(cell.oursNs),
+        cell !== undefined && behind(cell.median) ? `**${ratio}**` : ratio,
+      );
+    }
+    lines.push(`| ${texts.join(" | ")} |`);
+  }
+  return lines;
 }
 
 /**
@@ -262,6 +297,15 @@ const page = [
     ...ratiosTable(tableCells(run).cells),
     "",
   ]),
+  "## What a server compares",
+  "",
+  "A server sends JSON as a string (the runtime writes its UTF-8: no `TextEncoder`) and reads it " +
+  "with `Request.json()` or `Response.json()`. Here `pack` is timed against `JSON.stringify` " +
+  "alone, and `unpack(new Uint8Array(await body.arrayBuffer()))` against `body.json()`, the " +
+  "Response or Request made from the bytes in each call on both sides; a time is ours per call, " +
+  "a ratio JSON's time / ours (bench/paired.ts, the same pairs).",
+  "",
+  ...runs.flatMap((run) => [`### ${run.runtime}`, "", ...serverTable(run), ""]),
   ...browserSection(browserRun, "##"),
   "## Where we are behind, and why",
   "",

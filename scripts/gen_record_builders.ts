@@ -30,9 +30,9 @@ function stores(exit: (last: boolean) => string): string[] {
 function builder(index: number): string {
   return [
     `function record${index}(): Target {`,
-    `  const { names, read, template, rest } = plans[${index}]!;`,
+    `  const { names, read, root, template, rest } = plans[${index}]!;`,
     `  const end = names.length;`,
-    `  const object: Target = template === null ? {} : { ...template };`,
+    `  const object: Target = template === null ? new root() : { ...template };`,
     `  let next = 0;`,
     ...stores(() => `  if (++next === end) return object;`),
     `  for (let i = 0; next < end; i++) next = rest[i](object, names, next, end, read);`,
@@ -75,7 +75,7 @@ function source(): string {
 // \`end\` and return where they stopped. Shapes of more than
 // \`MOST_PROPERTIES_WITHOUT_TEMPLATE\` properties (\`_records/builder_pool.ts\`, which says why) start
 // from a copy of a template that already has every property (\`{ ...template }\`) and overwrite
-// the values.
+// the values; smaller ones from the shape's own root (\`new root()\`: \`_records/plain_root.ts\`).
 
 type Target = Record<string, unknown>;
 type Names = readonly string[];
@@ -96,6 +96,8 @@ export interface RecordPlan {
   readonly names: Names;
   /** Reads the next value. */
   readonly read: Read;
+  /** Makes the shape's objects when it has no template: plain objects of its own hidden class. */
+  readonly root: new () => Target;
   /**
    * For large shapes (see \`_records/builder_pool.ts\`): an object with every property, copied per
    * record.

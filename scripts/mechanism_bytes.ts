@@ -218,7 +218,7 @@ const MECHANISMS: readonly Mechanism[] = [
         within: "readMap",
         spans: [["length <= MAX_SHAPED_KEYS", "readShapedMap(length)"]],
       },
-      { module: DECODER, within: "startOutermost", nodes: ["mapShapes.renewIfFull();"] },
+      { module: DECODER, within: "startOutermost", nodes: ["renewMapShapesIfFull();"] },
       {
         module: DECODER,
         within: "endOutermost",

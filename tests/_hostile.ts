@@ -222,3 +222,19 @@ export function poolingLoadMessage(n: number, packr: Packr): Uint8Array {
     pack(maps),
   ]);
 }
+
+/**
+ * Body `n` of a load of new shapes, as a server decodes bodies from many clients: 32 objects,
+ * each with three keys never seen before (from `random`), for `unpack(pack(body))` and
+ * `new Unpackr().unpack(new Packr().pack(body))`. Engines keep the hidden classes of such objects
+ * until a full collection; this library must not slow down on new shapes meanwhile.
+ */
+export function newShapesBody(random: () => number): Record<string, number>[] {
+  return Array.from({ length: 32 }, () => {
+    const object: Record<string, number> = {};
+    for (let key = 0; key < 3; key++) {
+      object[`k${Math.floor(random() * 2 ** 31).toString(36)}`] = key;
+    }
+    return object;
+  });
+}
