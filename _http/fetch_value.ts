@@ -202,7 +202,7 @@ async function send(
         requestInit.body as Uint8Array<ArrayBuffer> | string | ReadableStream<Uint8Array>,
         init.compress,
       );
-      headers.set("content-encoding", init.compress);
+      set("content-encoding", init.compress);
     }
   }
   requestInit.headers = headers ?? plain!;
