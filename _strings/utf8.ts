@@ -212,10 +212,17 @@ export function encodeUtf8Manually(
   position: number,
   string: string,
 ): number {
+  const i = writeAsciiRun(target, view, position, string);
+  return i === string.length ? position + i : writeNonAscii(target, position + i, string, i);
+}
+
+/**
+ * The rest of {@linkcode encodeUtf8Manually}, from the first non-ASCII unit `i` of `string`,
+ * written at `position`. A function of its own so that the ASCII path stays small enough for V8 to
+ * inline (npm run bench:paired:deno, strings2.json).
+ */
+function writeNonAscii(target: Uint8Array, position: number, string: string, i: number): number {
   const length = string.length;
-  let i = writeAsciiRun(target, view, position, string);
-  if (i === length) return position + length;
-  position += i;
   for (; i < length; i++) {
     let c = string.charCodeAt(i);
     if (c < 0x80) {
