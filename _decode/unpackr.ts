@@ -105,7 +105,8 @@ export class Unpackr {
         unpackMany(this.#context, source, forEach)) as Unpackr["unpackMultiple"]
       : this.unpackMultiple.bind(this);
     this.unpackMultiple = unpackMultiple;
-    this.decodeMultiple = this.decodeMultiple === base.decodeMultiple
+    // decodeMultiple is only ever this own property (unless a subclass defines it as a method)
+    this.decodeMultiple = this.decodeMultiple === undefined
       ? unpackMultiple
       : this.decodeMultiple.bind(this);
   }
@@ -257,10 +258,8 @@ export class Unpackr {
   }
 
   /**
-   * Alias of {@linkcode Unpackr.unpackMultiple}.
-   *
-   * @param source The bytes.
-   * @returns The values.
+   * Alias of {@linkcode Unpackr.unpackMultiple}: each instance's own `decodeMultiple` is its
+   * `unpackMultiple`, detached as it is.
    *
    * @example Usage
    * ```ts
@@ -271,27 +270,7 @@ export class Unpackr {
    * assert.deepEqual(decodeMultiple(new Uint8Array([1, 2, 3])), [1, 2, 3]);
    * ```
    */
-  // deno-lint-ignore no-explicit-any
-  decodeMultiple(source: MessagePackSource): any[];
-  /**
-   * Alias of {@linkcode Unpackr.unpackMultiple} with a callback.
-   *
-   * @param source The bytes.
-   * @param forEach Called with each value and its byte range.
-   */
-  decodeMultiple(
-    source: MessagePackSource,
-    // deno-lint-ignore no-explicit-any
-    forEach: (value: any, start: number, end: number) => unknown,
-  ): void;
-  decodeMultiple(
-    source: MessagePackSource,
-    // deno-lint-ignore no-explicit-any
-    forEach?: (value: any, start: number, end: number) => unknown,
-    // deno-lint-ignore no-explicit-any
-  ): any[] | void {
-    return forEach ? this.unpackMultiple(source, forEach) : this.unpackMultiple(source);
-  }
+  declare decodeMultiple: Unpackr["unpackMultiple"];
 
   /**
    * Registers an extension for this instance only (a `Packr` uses it for packing too). Use the

@@ -142,6 +142,11 @@ describe("detached methods", () => {
     const seen: unknown[] = [];
     unpackMultiple(two, (value, start, end) => seen.push(value, start, end));
     assert.deepEqual(seen, [7, 0, 9, { a: 1 }, 9, 13]);
+    // decodeMultiple is an alias: the same function, with and without a callback
+    assert.equal(decodeMultiple, unpackMultiple);
+    const again: unknown[] = [];
+    decodeMultiple(two, (value) => again.push(value));
+    assert.deepEqual(again, [7, { a: 1 }]);
   });
 
   test("subclass overrides and super calls still work, attached and detached", () => {
