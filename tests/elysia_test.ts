@@ -14,24 +14,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { msgpack } from "../elysia.ts";
 import { pack, unpack } from "../mod.ts";
-import {
-  AppClient,
-  ArktypeId,
-  checkCurlOrder,
-  checkFetchValue,
-  checkJsonOrders,
-  checkMalformed,
-  checkMaxBytes,
-  checkMsgpackOrder,
-  checkOtherSchemas,
-  checkSchemaFailure,
-  checkUnsupportedType,
-  curlRefusal,
-  errorOf,
-  MAX_BYTES,
-  Order,
-  ValibotId,
-} from "./_framework.ts";
+import { AppClient, ArktypeId, errorOf, MAX_BYTES, Order, ValibotId } from "./_framework.ts";
 import { serve } from "./_http.ts";
 import type { Equal } from "./_schemas.ts";
 
@@ -79,20 +62,20 @@ before(() => {
   }
 });
 after(() => stop());
-const client = new AppClient(() => url);
+const client = new AppClient(() => url, received);
 
 describe("an Elysia app with the msgpack plugin, over HTTP", () => {
   test("a MessagePack body reaches the handler validated; Accept: application/msgpack gets MessagePack", async () => {
-    const response = await checkMsgpackOrder(client, received);
+    const response = await client.checkMsgpackOrder();
     assert.equal(response.headers.get("x-order"), "1");
   });
 
   test("no Accept gets JSON; a JSON body is read and validated the same way", async () => {
-    await checkJsonOrders(client, received);
+    await client.checkJsonOrders();
   });
 
   test("fetchValue talks MessagePack both ways; generators stream; status(…) and Responses", async () => {
-    await checkFetchValue(client, received);
+    await client.checkFetchValue();
     const accepted = await client.post(
       "/any",
       "application/msgpack",
@@ -107,11 +90,11 @@ describe("an Elysia app with the msgpack plugin, over HTTP", () => {
   });
 
   test("400 for a body that fails the route's schema, in place of Elysia's 422", async () => {
-    await checkSchemaFailure(client, received);
+    await client.checkSchemaFailure();
   });
 
   test("valibot and arktype schemas: { id: 'x' } is a 400 at ['id']; async refinements", async () => {
-    await checkOtherSchemas(client);
+    await client.checkOtherSchemas();
     const positive = await client.post("/positive", "application/msgpack", pack({ id: 5 }));
     assert.deepEqual(await positive.json(), { id: 5 });
     const negative = await client.post("/positive", "application/msgpack", pack({ id: -5 }));
@@ -120,22 +103,22 @@ describe("an Elysia app with the msgpack plugin, over HTTP", () => {
   });
 
   test("400 for a malformed body, as readBody gives it", async () => {
-    await checkMalformed(client, "application/msgpack");
+    await client.checkMalformed("application/msgpack");
   });
 
   test("413 over maxBytes, by Content-Length and by the bytes of a streamed body", async () => {
-    await checkMaxBytes(client);
+    await client.checkMaxBytes();
   });
 
   test("415 for another Content-Type", async () => {
-    await checkUnsupportedType(client);
+    await client.checkUnsupportedType();
     const form = await client.post("/any", "application/x-www-form-urlencoded", "a=1");
     assert.equal(form.status, 415);
   });
 
   test("curl: a MessagePack order, and a refused one", async () => {
-    await checkCurlOrder(client);
-    const refused = await curlRefusal(client, "text/csv", "e,5");
+    await client.checkCurlOrder();
+    const refused = await client.curlRefusal("text/csv", "e,5");
     assert.equal(refused.status, "415 application/json");
     assert.match(refused.error, /^Unsupported Content-Type text\/csv/);
   });

@@ -13,24 +13,7 @@ import { z } from "zod";
 import { msgpackValidator, reply } from "../hono.ts";
 import { ACCEPT_MSGPACK, HttpError } from "../http.ts";
 import { pack } from "../mod.ts";
-import {
-  AppClient,
-  ArktypeId,
-  checkCurlOrder,
-  checkFetchValue,
-  checkJsonOrders,
-  checkMalformed,
-  checkMaxBytes,
-  checkMsgpackOrder,
-  checkOtherSchemas,
-  checkSchemaFailure,
-  checkUnsupportedType,
-  curlRefusal,
-  errorOf,
-  MAX_BYTES,
-  Order,
-  ValibotId,
-} from "./_framework.ts";
+import { AppClient, ArktypeId, errorOf, MAX_BYTES, Order, ValibotId } from "./_framework.ts";
 import { serve, type Server } from "./_http.ts";
 import type { Equal } from "./_schemas.ts";
 
@@ -75,19 +58,19 @@ before(() => {
   server = serve(app.fetch);
 });
 after(() => server.close());
-const client = new AppClient(() => server.url);
+const client = new AppClient(() => server.url, received);
 
 describe("a Hono app with msgpackValidator, over HTTP", () => {
   test("a MessagePack body reaches the handler validated; Accept: application/msgpack gets MessagePack", async () => {
-    await checkMsgpackOrder(client, received);
+    await client.checkMsgpackOrder();
   });
 
   test("no Accept gets JSON; a JSON body is read and validated the same way", async () => {
-    await checkJsonOrders(client, received);
+    await client.checkJsonOrders();
   });
 
   test("fetchValue talks MessagePack both ways", async () => {
-    await checkFetchValue(client, received);
+    await client.checkFetchValue();
   });
 
   test("reply keeps the context's headers and streams async sources", async () => {
@@ -101,23 +84,23 @@ describe("a Hono app with msgpackValidator, over HTTP", () => {
   });
 
   test("400 for a body that fails the schema: the first issue's path and message, and the issues", async () => {
-    await checkSchemaFailure(client, received);
+    await client.checkSchemaFailure();
   });
 
   test("valibot and arktype schemas: { id: 'x' } is a 400 at ['id']", async () => {
-    await checkOtherSchemas(client);
+    await client.checkOtherSchemas();
   });
 
   test("400 for a malformed body, as readBody gives it", async () => {
-    await checkMalformed(client);
+    await client.checkMalformed();
   });
 
   test("413 over maxBytes, by Content-Length and by the bytes of a streamed body", async () => {
-    await checkMaxBytes(client);
+    await client.checkMaxBytes();
   });
 
   test("415 for another Content-Type, or none", async () => {
-    await checkUnsupportedType(client);
+    await client.checkUnsupportedType();
     const none = await client.post("/orders", null, new Uint8Array([1]));
     assert.equal(none.status, 415);
     assert.match((await errorOf(none)).error, /^No Content-Type/);
@@ -132,8 +115,8 @@ describe("a Hono app with msgpackValidator, over HTTP", () => {
   });
 
   test("curl: a MessagePack order, and a refused one", async () => {
-    await checkCurlOrder(client);
-    const refused = await curlRefusal(client, "application/json", '{"sku":"e","qty":0}');
+    await client.checkCurlOrder();
+    const refused = await client.curlRefusal("application/json", '{"sku":"e","qty":0}');
     assert.equal(refused.status, "400 application/json");
     assert.match(refused.error, /^Invalid body at \$\.qty: /);
   });
