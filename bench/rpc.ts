@@ -107,101 +107,40 @@ const FLOOR_BYTES = "constant Uint8Array";
 const FLOOR_POST_BYTES = "arrayBuffer() only";
 const FLOOR_POST_TEXT = "text() only";
 
+/** A row of the table: its name, direction, route, client and floor. */
+function row(
+  name: string,
+  direction: Direction,
+  route: string,
+  client: ClientKind,
+  floor?: string,
+): Row {
+  return floor === undefined
+    ? { name, direction, route, client }
+    : { name, direction, route, client, floor };
+}
+
 const ROWS: readonly Row[] = [
-  {
-    name: "JSON by hand",
-    direction: "response",
-    route: "raw-json",
-    client: "json",
-    floor: FLOOR_STRING,
-  },
-  {
-    name: "respond, JSON",
-    direction: "response",
-    route: "respond",
-    client: "fetch-json",
-    floor: FLOOR_STRING,
-  },
-  {
-    name: "respond, MessagePack",
-    direction: "response",
-    route: "respond",
-    client: "fetch",
-    floor: FLOOR_BYTES,
-  },
-  {
-    name: "MessagePack by hand",
-    direction: "response",
-    route: "raw-pack",
-    client: "unpack",
-    floor: FLOOR_BYTES,
-  },
-  {
-    name: "respond, records",
-    direction: "response",
-    route: "records",
-    client: "fetch",
-    floor: FLOOR_BYTES,
-  },
-  { name: FLOOR_STRING, direction: "response", route: "const-string", client: "drain" },
-  { name: FLOOR_BYTES, direction: "response", route: "const-bytes", client: "drain" },
-  {
-    name: "constant string, negotiated",
-    direction: "response",
-    route: "const-string-vary",
-    client: "drain",
-  },
-  {
-    name: "constant Uint8Array, negotiated",
-    direction: "response",
-    route: "const-bytes-vary",
-    client: "drain",
-  },
-  {
-    name: "constant Uint8Array of the JSON",
-    direction: "response",
-    route: "const-text-bytes",
-    client: "drain",
-  },
-  { name: "constant ArrayBuffer", direction: "response", route: "const-buffer", client: "drain" },
-  { name: "constant Blob", direction: "response", route: "const-blob", client: "drain" },
-  {
-    name: "constant ReadableStream",
-    direction: "response",
-    route: "const-stream",
-    client: "drain",
-  },
-  {
-    name: "request.json()",
-    direction: "request",
-    route: "post-json",
-    client: "post-json",
-    floor: FLOOR_POST_TEXT,
-  },
-  {
-    name: "readBody, JSON",
-    direction: "request",
-    route: "post-read",
-    client: "post-fetch-json",
-    floor: FLOOR_POST_TEXT,
-  },
-  {
-    name: "readBody, MessagePack",
-    direction: "request",
-    route: "post-read",
-    client: "post-fetch",
-    floor: FLOOR_POST_BYTES,
-  },
-  {
-    name: "unpack by hand",
-    direction: "request",
-    route: "post-unpack",
-    client: "post-pack",
-    floor: FLOOR_POST_BYTES,
-  },
-  { name: FLOOR_POST_TEXT, direction: "request", route: "post-text", client: "post-json" },
-  { name: FLOOR_POST_BYTES, direction: "request", route: "post-bytes", client: "post-pack" },
-]; // deno-fmt-ignore
+  row("JSON by hand", "response", "raw-json", "json", FLOOR_STRING),
+  row("respond, JSON", "response", "respond", "fetch-json", FLOOR_STRING),
+  row("respond, MessagePack", "response", "respond", "fetch", FLOOR_BYTES),
+  row("MessagePack by hand", "response", "raw-pack", "unpack", FLOOR_BYTES),
+  row("respond, records", "response", "records", "fetch", FLOOR_BYTES),
+  row(FLOOR_STRING, "response", "const-string", "drain"),
+  row(FLOOR_BYTES, "response", "const-bytes", "drain"),
+  row("constant string, negotiated", "response", "const-string-vary", "drain"),
+  row("constant Uint8Array, negotiated", "response", "const-bytes-vary", "drain"),
+  row("constant Uint8Array of the JSON", "response", "const-text-bytes", "drain"),
+  row("constant ArrayBuffer", "response", "const-buffer", "drain"),
+  row("constant Blob", "response", "const-blob", "drain"),
+  row("constant ReadableStream", "response", "const-stream", "drain"),
+  row("request.json()", "request", "post-json", "post-json", FLOOR_POST_TEXT),
+  row("readBody, JSON", "request", "post-read", "post-fetch-json", FLOOR_POST_TEXT),
+  row("readBody, MessagePack", "request", "post-read", "post-fetch", FLOOR_POST_BYTES),
+  row("unpack by hand", "request", "post-unpack", "post-pack", FLOOR_POST_BYTES),
+  row(FLOOR_POST_TEXT, "request", "post-text", "post-json"),
+  row(FLOOR_POST_BYTES, "request", "post-bytes", "post-pack"),
+];
 
 /** The row each direction's ratios are taken against. */
 const BASELINE: Record<Direction, string> = { response: "JSON by hand", request: "request.json()" };

@@ -10,7 +10,8 @@
 import { Packr } from "../mod.ts";
 import { random } from "./_util.ts";
 
-const INTEGERS = [
+/** Integers at each width boundary of MessagePack, and safe integers beyond 32 bits. */
+export const BOUNDARY_INTEGERS: readonly number[] = [
   0,
   1,
   31,
@@ -68,7 +69,7 @@ export function canonicalCorpus(): unknown[] {
     const roll = int(depth > 2 ? 6 : 10);
     switch (roll) {
       case 0:
-        return pick(INTEGERS);
+        return pick(BOUNDARY_INTEGERS);
       case 1:
         return pick(FLOATS) * (next() < 0.5 ? 1 : next());
       case 2:
@@ -97,19 +98,27 @@ export function canonicalCorpus(): unknown[] {
       case 8: {
         const keys: unknown[] = Array.from(
           { length: int(8) },
-          () => pick([text(), pick(INTEGERS), true, null, [1, "a"], 3n, NaN, 1.5]),
+          () => pick([text(), pick(BOUNDARY_INTEGERS), true, null, [1, "a"], 3n, NaN, 1.5]),
         );
         return new Map(shuffled(keys).map((key) => [key, value(depth + 1)]));
       }
       default:
         return new Set(
-          shuffled(Array.from({ length: int(6) }, () => pick([text(), pick(INTEGERS)]))),
+          shuffled(Array.from({ length: int(6) }, () => pick([text(), pick(BOUNDARY_INTEGERS)]))),
         );
     }
   };
   // NaNs with other bits (V8 keeps them: written as they are, the bytes would differ by engine)
   const nans = new Float64Array(new Uint32Array([1, 0x7ff00000, 0, 0xfff80000]).buffer);
-  const values: unknown[] = [...INTEGERS, ...FLOATS, -0, NaN, ...nans, [...nans], ...PIECES];
+  const values: unknown[] = [
+    ...BOUNDARY_INTEGERS,
+    ...FLOATS,
+    -0,
+    NaN,
+    ...nans,
+    [...nans],
+    ...PIECES,
+  ];
   for (let i = 0; i < 300; i++) values.push(value(0));
   return values;
 }

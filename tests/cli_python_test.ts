@@ -21,8 +21,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pack, Packr, Unpackr } from "../mod.ts";
@@ -31,9 +30,9 @@ import { concatBytes } from "../_core/bytes.ts";
 import { ROOT, runCli, text } from "./_cli.ts";
 import { type Exact, parseExact } from "./_exact_json.ts";
 import { run } from "./_process.ts";
+import { PYTHON, pythonOutput } from "./_python.ts";
 import { base64Bytes, base64Text, hex } from "./_util.ts";
 
-const PYTHON = "/usr/bin/python3";
 const SCRIPT = join(ROOT, "tests", "cli", "python_corpus.py");
 
 interface Case {
@@ -46,25 +45,9 @@ interface Case {
 
 /** The corpus, from Python; a clear failure when Debian's python3-msgpack is missing. */
 function loadCorpus(): Case[] {
-  assert.ok(
-    existsSync(PYTHON),
-    `${PYTHON} is missing: these tests need Debian's python3 and python3-msgpack ` +
-      "(apt-get install python3-msgpack)",
+  return pythonOutput(SCRIPT, ["corpus"]).trimEnd().split("\n").map((line) =>
+    JSON.parse(line) as Case
   );
-  let output: string;
-  try {
-    output = execFileSync(PYTHON, [SCRIPT, "corpus"], {
-      encoding: "utf8",
-      maxBuffer: 1 << 28,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-  } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? "");
-    assert.fail(
-      `${PYTHON} ${SCRIPT} corpus failed (is Debian's python3-msgpack installed?)\n${stderr}`,
-    );
-  }
-  return output.trimEnd().split("\n").map((line) => JSON.parse(line) as Case);
 }
 
 const corpus = loadCorpus();

@@ -33,7 +33,7 @@ import { accessSync, constants, existsSync, mkdtempSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { FLOAT32_OPTIONS, pack, Packr, Timestamp, unpack, Unpackr } from "../mod.ts";
+import { FLOAT32_OPTIONS, pack, Packr, unpack, Unpackr } from "../mod.ts";
 import { decodeIter, UnpackrStream } from "../stream.ts";
 import { fetchValue, fetchValues, HttpError, readBody, respond } from "../http.ts";
 import { concatBytes } from "../_core/bytes.ts";
@@ -41,6 +41,13 @@ import { ROOT, runCli, text } from "./_cli.ts";
 import { type Exact, parseExact } from "./_exact_json.ts";
 import { serve } from "./_http.ts";
 import { run, start } from "./_process.ts";
+import {
+  assertBytewise,
+  assertSameInstant,
+  assertSmallestForms,
+  BAD_TIMESTAMPS,
+  instantPayloads,
+} from "./_timestamp_peer.ts";
 import { base64Bytes, base64Text, fromHex, hex } from "./_util.ts";
 
 const GO = "/usr/bin/go";
@@ -280,39 +287,24 @@ const goTimes: GoTime[] = parseExact(
   };
 });
 
-/** The spec's smallest timestamp header for an instant: `d6 ff`, `d7 ff` or `c7 0c ff`. */
-function smallestHeader(seconds: bigint, nanoseconds: number): string {
-  if (nanoseconds === 0 && seconds >= 0n && seconds < 2n ** 32n) return "d6 ff";
-  return seconds >= 0n && seconds < 2n ** 34n ? "d7 ff" : "c7 0c ff";
-}
-
 /** Our ISO text with Go's year: no `+`, no zeros padded past four digits. */
 function goYearText(text: string): string {
   return text.replace(/^([+-])0*(\d{4,})/, (_, sign, digits) => (sign === "-" ? "-" : "") + digits);
 }
 
 describe("Go's time.Time with nanoseconds, both ways", () => {
-  const exact = new Unpackr({ timestamps: "timestamp" });
-
   test("Go writes the spec's smallest form, in every era", () => {
     assert.ok(goTimes.length >= 15, `${goTimes.length} times`);
     assert.ok(goTimes.some((time) => time.seconds < 0n && time.nanoseconds > 0));
     assert.ok(goTimes.some((time) => time.seconds > 2n ** 34n));
     assert.ok(goTimes.some((time) => time.seconds > 8640000000000n)); // beyond a Date
-    for (const time of goTimes) {
-      const header = smallestHeader(time.seconds, time.nanoseconds);
-      assert.ok(hex(time.bytes).startsWith(header + " "), `${time.name}: ${hex(time.bytes)}`);
-    }
+    assertSmallestForms(goTimes);
   });
 
   test("timestamps: \"timestamp\" gives Go's instant, and packs Go's bytes back", () => {
     for (const time of goTimes) {
-      const value = exact.unpack(time.bytes);
-      assert.ok(value instanceof Timestamp, time.name);
-      assert.equal(value.seconds, time.seconds, time.name);
-      assert.equal(value.nanoseconds, time.nanoseconds, time.name);
+      const value = assertSameInstant(time);
       assert.equal(goYearText(value.toString()), time.text, time.name);
-      assert.equal(hex(pack(value)), hex(time.bytes), `${time.name}: byte for byte`);
       // in a map (de 00 01 a2 61 74, then the value)
       assert.equal(hex(FOR_OTHER_SERVICES.pack({ at: value }).subarray(6)), hex(time.bytes));
       // the default Date: the millisecond that holds the instant, or an invalid Date beyond
@@ -331,42 +323,18 @@ describe("Go's time.Time with nanoseconds, both ways", () => {
     assert.equal(String(times.nanos), "2023-11-14T22:13:20.123456789Z");
     assert.equal(String(times.before), "1969-12-31T23:59:58.500000000Z");
     assert.equal(String(times.far), "2500-01-02T03:04:05.000000006Z");
-    const all = concatBytes(goTimes.map((time) => time.bytes));
-    const bytewise = [...all].map((byte) => Uint8Array.of(byte));
-    const iterated = [...decodeIter(bytewise, { timestamps: "timestamp" })] as Timestamp[];
-    assert.deepEqual(
-      iterated.map((value) => [value.seconds, value.nanoseconds]),
-      goTimes.map((time) => [time.seconds, time.nanoseconds]),
-    );
+    assertBytewise(goTimes);
   });
 
   test("Go unmarshals our Timestamps and Temporal.Instants to the same instant", async () => {
-    const instants = [
+    const { payloads, expected } = instantPayloads([
       ...goTimes.map((time) => [time.seconds, time.nanoseconds] as const),
-      [-(2n ** 63n), 0] as const, // where Go's Format wraps, its Unix() does not
-      [-(2n ** 63n), 999999999] as const,
-      [-62135596801n, 999999999] as const, // the last nanosecond before year 1
-    ];
-    const temporal = (globalThis as {
-      Temporal?: { Instant: { fromEpochNanoseconds(ns: bigint): unknown } };
-    }).Temporal;
-    const items = instants.map(([seconds, nanoseconds]) => ({
-      type: "Time",
-      bytes: pack(new Timestamp(seconds, nanoseconds)),
-    }));
-    const inRange = instants.filter(([seconds]) =>
-      seconds >= -8640000000000n && seconds < 8640000000000n
-    );
-    if (temporal !== undefined) {
-      for (const [seconds, nanoseconds] of inRange) {
-        const instant = temporal.Instant.fromEpochNanoseconds(
-          seconds * 1000000000n + BigInt(nanoseconds),
-        );
-        items.push({ type: "Time", bytes: pack(instant) });
-      }
-    }
+      [-(2n ** 63n), 0], // where Go's Format wraps, its Unix() does not
+      [-(2n ** 63n), 999999999],
+      [-62135596801n, 999999999], // the last nanosecond before year 1
+    ]);
+    const items = payloads.map((bytes) => ({ type: "Time", bytes }));
     const results = await goDecodes(items);
-    const expected = temporal !== undefined ? [...instants, ...inRange] : instants;
     assert.equal(results.length, expected.length);
     results.forEach((result, i) => {
       const [seconds, nanoseconds] = expected[i];
@@ -378,9 +346,10 @@ describe("Go's time.Time with nanoseconds, both ways", () => {
   });
 
   test("Go refuses a timestamp of another length, as we do", async () => {
-    const bad = ["c7 05 ff 00 00 00 00 00", "d8 ff" + " 00".repeat(16), "c7 00 ff"];
-    const results = await goDecodes(bad.map((text) => ({ type: "Time", bytes: fromHex(text) })));
-    bad.forEach((text, i) => {
+    const results = await goDecodes(
+      BAD_TIMESTAMPS.map((text) => ({ type: "Time", bytes: fromHex(text) })),
+    );
+    BAD_TIMESTAMPS.forEach((text, i) => {
       const result = results[i];
       assert.ok("error" in result, text);
       assert.match(result.error, /invalid ext len=\d+ decoding time/);

@@ -8,28 +8,14 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { Hono } from "hono";
 import { z } from "zod";
-import * as v from "valibot";
-import { type } from "arktype";
 import { msgpackValidator, reply } from "../hono.ts";
-import { ACCEPT_MSGPACK, fetchValue, fetchValues, HttpError } from "../http.ts";
-import { pack, unpack } from "../mod.ts";
+import { ACCEPT_MSGPACK, HttpError } from "../http.ts";
+import { pack } from "../mod.ts";
+import { AppClient, ArktypeId, errorOf, MAX_BYTES, Order, ValibotId } from "./_framework.ts";
 import { serve, type Server } from "./_http.ts";
-import { run } from "./_process.ts";
-
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
-  : false;
-
-const CURL = "/usr/bin/curl";
-const MAX_BYTES = 1024;
-
-const Order = z.object({
-  sku: z.string().transform((sku) => sku.toUpperCase()),
-  qty: z.number().int().positive(),
-});
-type Order = { sku: string; qty: number };
+import type { Equal } from "./_schemas.ts";
 
 /** What the handlers received, in order. */
 const received: unknown[] = [];
@@ -41,11 +27,11 @@ const app = new Hono()
     received.push(order);
     return reply(c, { id: received.length, ...order, typed }, { status: 201 });
   })
-  .post("/valibot", msgpackValidator(v.object({ id: v.number() })), (c) => {
+  .post("/valibot", msgpackValidator(ValibotId), (c) => {
     received.push(c.req.valid("json"));
     return reply(c, c.req.valid("json").id + 1);
   })
-  .post("/arktype", msgpackValidator(type({ id: "number" })), (c) => {
+  .post("/arktype", msgpackValidator(ArktypeId), (c) => {
     received.push(c.req.valid("json"));
     return reply(c, c.req.valid("json").id + 1);
   })
@@ -72,64 +58,19 @@ before(() => {
   server = serve(app.fetch);
 });
 after(() => server.close());
-
-function post(
-  path: string,
-  contentType: string | null,
-  body: BodyInit,
-  accept?: string,
-): Promise<Response> {
-  const headers = new Headers();
-  if (contentType !== null) headers.set("content-type", contentType);
-  if (accept !== undefined) headers.set("accept", accept);
-  return fetch(`${server.url}${path.slice(1)}`, { method: "POST", headers, body });
-}
-
-/** The error reply, decoded by its Content-Type. */
-async function errorOf(response: Response): Promise<{ error: string; issues?: unknown[] }> {
-  const type = response.headers.get("content-type");
-  if (type === "application/msgpack") return unpack(await response.bytes());
-  assert.equal(type, "application/json");
-  return await response.json();
-}
+const client = new AppClient(() => server.url, received);
 
 describe("a Hono app with msgpackValidator, over HTTP", () => {
   test("a MessagePack body reaches the handler validated; Accept: application/msgpack gets MessagePack", async () => {
-    received.length = 0;
-    const response = await post(
-      "/orders",
-      "application/msgpack",
-      pack({ sku: "a-1", qty: 2 }),
-      "application/msgpack",
-    );
-    assert.equal(response.status, 201);
-    assert.equal(response.headers.get("content-type"), "application/msgpack");
-    assert.equal(response.headers.get("vary"), "Accept");
-    // the schema's output: sku upper-cased by its transform
-    assert.deepEqual(received, [{ sku: "A-1", qty: 2 }]);
-    assert.deepEqual(unpack(await response.bytes()), { id: 1, sku: "A-1", qty: 2, typed: true });
+    await client.checkMsgpackOrder();
   });
 
   test("no Accept gets JSON; a JSON body is read and validated the same way", async () => {
-    received.length = 0;
-    const fromMsgpack = await post("/orders", "application/msgpack", pack({ sku: "b", qty: 1 }));
-    assert.equal(fromMsgpack.headers.get("content-type"), "application/json");
-    assert.deepEqual(await fromMsgpack.json(), { id: 1, sku: "B", qty: 1, typed: true });
-    const fromJson = await post("/orders", "application/json", '{"sku":"c","qty":3}');
-    assert.equal(fromJson.status, 201);
-    assert.deepEqual(await fromJson.json(), { id: 2, sku: "C", qty: 3, typed: true });
-    assert.deepEqual(received, [{ sku: "B", qty: 1 }, { sku: "C", qty: 3 }]);
+    await client.checkJsonOrders();
   });
 
   test("fetchValue talks MessagePack both ways", async () => {
-    received.length = 0;
-    assert.deepEqual(
-      await fetchValue(`${server.url}orders`, { body: { sku: "d", qty: 4 } }),
-      { id: 1, sku: "D", qty: 4, typed: true },
-    );
-    const rows: unknown[] = [];
-    for await (const row of fetchValues(`${server.url}orders`)) rows.push(row);
-    assert.deepEqual(rows, [{ id: 1, sku: "A-1" }, { id: 2, sku: "A-2" }, { id: 3, sku: "A-3" }]);
+    await client.checkFetchValue();
   });
 
   test("reply keeps the context's headers and streams async sources", async () => {
@@ -143,111 +84,41 @@ describe("a Hono app with msgpackValidator, over HTTP", () => {
   });
 
   test("400 for a body that fails the schema: the first issue's path and message, and the issues", async () => {
-    received.length = 0;
-    for (const accept of [undefined, "application/msgpack"]) {
-      const response = await post(
-        "/orders",
-        "application/msgpack",
-        pack({ sku: "a", qty: "2" }),
-        accept,
-      );
-      assert.equal(response.status, 400);
-      const { error, issues } = await errorOf(response);
-      assert.match(error, /^Invalid body at \$\.qty: \S/);
-      assert.deepEqual((issues as { path: unknown }[]).map((issue) => issue.path), [["qty"]]);
-    }
-    assert.deepEqual(received, [], "the handler is not called");
+    await client.checkSchemaFailure();
   });
 
   test("valibot and arktype schemas: { id: 'x' } is a 400 at ['id']", async () => {
-    for (const path of ["/valibot", "/arktype"]) {
-      const ok = await post(path, "application/msgpack", pack({ id: 1 }), "application/msgpack");
-      assert.equal(unpack(await ok.bytes()), 2);
-      const refused = await post(path, "application/json", '{"id":"x"}');
-      assert.equal(refused.status, 400);
-      const { error, issues } = await errorOf(refused);
-      assert.match(error, /^Invalid body at \$\.id: /, path);
-      assert.deepEqual((issues as { path: unknown }[])[0]!.path, ["id"]);
-    }
+    await client.checkOtherSchemas();
   });
 
   test("400 for a malformed body, as readBody gives it", async () => {
-    const response = await post("/orders", "application/msgpack", new Uint8Array([0x82, 0xa3]));
-    assert.equal(response.status, 400);
-    assert.match((await errorOf(response)).error, /^Malformed MessagePack body: /);
-    const json = await post("/orders", "application/json", "{");
-    assert.equal(json.status, 400);
-    assert.match((await errorOf(json)).error, /^Malformed JSON body: /);
+    await client.checkMalformed();
   });
 
   test("413 over maxBytes, by Content-Length and by the bytes of a streamed body", async () => {
-    const big = pack({ sku: "x".repeat(MAX_BYTES), qty: 1 });
-    const response = await post("/orders", "application/msgpack", big, "application/msgpack");
-    assert.equal(response.status, 413);
-    assert.equal((await errorOf(response)).error, `Body exceeds maxBytes (${MAX_BYTES} bytes)`);
-    const streamed = await fetch(`${server.url}orders`, {
-      method: "POST",
-      headers: { "content-type": "application/msgpack" },
-      body: ReadableStream.from([big.subarray(0, 600), big.subarray(600)]),
-      duplex: "half",
-    } as RequestInit);
-    assert.equal(streamed.status, 413);
-    assert.match((await errorOf(streamed)).error, /exceeds maxBytes/);
+    await client.checkMaxBytes();
   });
 
   test("415 for another Content-Type, or none", async () => {
-    const text = await post("/orders", "text/plain", "sku=a");
-    assert.equal(text.status, 415);
-    assert.match((await errorOf(text)).error, /^Unsupported Content-Type text\/plain/);
-    const none = await post("/orders", null, new Uint8Array([1]));
+    await client.checkUnsupportedType();
+    const none = await client.post("/orders", null, new Uint8Array([1]));
     assert.equal(none.status, 415);
     assert.match((await errorOf(none)).error, /^No Content-Type/);
   });
 
   test("without a schema the decoded body is handed over; onError answers refusals", async () => {
-    const any = await post("/any", "application/msgpack", pack([1, "two"]));
+    const any = await client.post("/any", "application/msgpack", pack([1, "two"]));
     assert.deepEqual(await any.json(), { got: [1, "two"] });
-    const custom = await post("/custom", "text/plain", "x");
+    const custom = await client.post("/custom", "text/plain", "x");
     assert.equal(custom.status, 415);
     assert.equal(await custom.text(), "refused: 415");
   });
 
   test("curl: a MessagePack order, and a refused one", async () => {
-    assert.ok(
-      existsSync(CURL),
-      `${CURL} is missing: install Debian's curl (apt-get install -y curl), as .ci/run does`,
-    );
-    const ok = await run(CURL, [
-      "-sS",
-      "--fail-with-body",
-      "-H",
-      "content-type: application/msgpack",
-      "-H",
-      "accept: application/msgpack",
-      "--data-binary",
-      "@-",
-      `${server.url}orders`,
-    ], pack({ sku: "e", qty: 5 }));
-    assert.equal(ok.code, 0, ok.stderr);
-    const order = unpack(ok.stdout) as Order;
-    assert.equal(order.sku, "E");
-    assert.equal(order.qty, 5);
-    const refused = await run(CURL, [
-      "-sS",
-      "-o",
-      "-",
-      "-w",
-      "\n%{http_code} %{content_type}",
-      "-H",
-      "content-type: application/json",
-      "--data-binary",
-      '{"sku":"e","qty":0}',
-      `${server.url}orders`,
-    ]);
-    assert.equal(refused.code, 0, refused.stderr);
-    const [body, status] = new TextDecoder().decode(refused.stdout).split("\n");
-    assert.equal(status, "400 application/json");
-    assert.match(JSON.parse(body!).error, /^Invalid body at \$\.qty: /);
+    await client.checkCurlOrder();
+    const refused = await client.curlRefusal("application/json", '{"sku":"e","qty":0}');
+    assert.equal(refused.status, "400 application/json");
+    assert.match(refused.error, /^Invalid body at \$\.qty: /);
   });
 });
 

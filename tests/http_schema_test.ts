@@ -23,37 +23,7 @@ import {
 } from "../http.ts";
 import { pack } from "../mod.ts";
 import { serve, type Server } from "./_http.ts";
-
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
-  : false;
-
-interface Library {
-  name: string;
-  order: StandardSchemaV1<unknown, { id: number; name: string }>;
-  /** The same, with `name` given as its length. */
-  measured: StandardSchemaV1<unknown, { id: number; name: number }>;
-}
-
-const LIBRARIES: Library[] = [
-  {
-    name: "zod",
-    order: z.object({ id: z.number(), name: z.string() }),
-    measured: z.object({ id: z.number(), name: z.string().transform((name) => name.length) }),
-  },
-  {
-    name: "valibot",
-    order: v.object({ id: v.number(), name: v.string() }),
-    measured: v.object({
-      id: v.number(),
-      name: v.pipe(v.string(), v.transform((name) => name.length)),
-    }),
-  },
-  {
-    name: "arktype",
-    order: type({ id: "number", name: "string" }),
-    measured: type({ id: "number", name: type("string").pipe((name) => name.length) }),
-  },
-];
+import { type Equal, keys, LIBRARIES } from "./_schemas.ts";
 
 const BODIES = {
   msgpack: (value: unknown) => ({ type: "application/msgpack", body: pack(value) }),
@@ -80,13 +50,6 @@ function sequence(kind: "msgpack" | "ndjson", values: unknown[]): Request {
     },
     body,
   });
-}
-
-function keys(issue: StandardSchemaV1.Issue | undefined): PropertyKey[] {
-  return Array.from(
-    issue?.path ?? [],
-    (segment) => typeof segment === "object" && segment !== null ? segment.key : segment,
-  );
 }
 
 /** A 400 for `{ id: "x" }`, as the server answers it. */

@@ -33,6 +33,7 @@ import {
   ExtData,
 } from "@msgpack/msgpack";
 import { FLOAT32_OPTIONS, pack, Packr, unpack, Unpackr } from "../mod.ts";
+import { BOUNDARY_INTEGERS } from "./_canonical_corpus.ts";
 import { asciiText, BIGINTS, DATES, FLOATS, INTEGERS, utf8Text } from "./_corpus.ts";
 import { comparable } from "./_interop.ts";
 import { hex } from "./_util.ts";
@@ -49,32 +50,9 @@ function show(value: unknown): string {
   return String(value);
 }
 
+/** Integers at every header boundary: the shared corpus's, the canonical corpus's and more. */
 const INTEGER_BOUNDARIES: readonly number[] = [
-  ...new Set([
-    ...INTEGERS,
-    0,
-    127,
-    128,
-    255,
-    256,
-    65535,
-    65536,
-    2 ** 32 - 1,
-    2 ** 32,
-    2 ** 32 + 1,
-    2 ** 40,
-    2 ** 53 - 1,
-    -32,
-    -33,
-    -128,
-    -129,
-    -32768,
-    -32769,
-    -(2 ** 31),
-    -(2 ** 31) - 1,
-    -(2 ** 40),
-    -(2 ** 53 - 1),
-  ]),
+  ...new Set([...INTEGERS, ...BOUNDARY_INTEGERS, 2 ** 32 + 1, -(2 ** 40)]),
 ];
 
 const INT64_EXTREMES: readonly bigint[] = [

@@ -202,10 +202,11 @@ describe("msgpack-test-suite: every listed encoding decodes to the case's value"
   );
   const concatenated = new Uint8Array(everything.reduce((sum, { bytes }) => sum + bytes.length, 0));
   everything.reduce((at, { bytes }) => (concatenated.set(bytes, at), at + bytes.length), 0);
-
-  test("unpackMultiple() decodes all 233 encodings one after another", () => {
-    const decoder = withExtValues(new Unpackr({ useRecords: false, mapsAsObjects: true }));
-    const values = decoder.unpackMultiple(concatenated) as unknown[];
+  /** A decoder of the sequence, reading every extension as its own value. */
+  const sequenceDecoder = () =>
+    withExtValues(new Unpackr({ useRecords: false, mapsAsObjects: true }));
+  /** Asserts `values` are the sequence's encodings decoded, one after another. */
+  const assertEverything = (values: unknown[]): void => {
     assert.equal(values.length, everything.length);
     values.forEach((value, i) =>
       assertDecoded(
@@ -214,24 +215,18 @@ describe("msgpack-test-suite: every listed encoding decodes to the case's value"
         hex(everything[i].bytes),
       )
     );
+  };
+
+  test("unpackMultiple() decodes all 233 encodings one after another", () => {
+    const values = sequenceDecoder().unpackMultiple(concatenated) as unknown[];
+    assertEverything(values);
     assert.throws(() => unpackMultiple(concatenated), /Unknown extension 1\b/);
   });
 
   test("decodeIter() decodes all 233 encodings arriving one byte at a time", () => {
     const chunks = Array.from(concatenated, (byte) => Uint8Array.of(byte));
-    const values = [
-      ...decodeIter(chunks, {
-        unpackr: withExtValues(new Unpackr({ useRecords: false, mapsAsObjects: true })),
-      }),
-    ];
-    assert.equal(values.length, everything.length);
-    values.forEach((value, i) =>
-      assertDecoded(
-        value,
-        expectedFor(everything[i].entry, everything[i].bytes),
-        hex(everything[i].bytes),
-      )
-    );
+    const values = [...decodeIter(chunks, { unpackr: sequenceDecoder() })];
+    assertEverything(values);
   });
 });
 

@@ -23,52 +23,10 @@ import {
 import { ValidationError as FromUnpack } from "../unpack.ts";
 import { ValidationError as FromStream } from "../stream.ts";
 import { ValidationError as FromNoEval } from "../no_eval.ts";
-
-/** `true` only when A and B are the same type. */
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
-  : false;
-
-/** One library's schemas for the same checks. */
-interface Library {
-  name: string;
-  /** `{ id: number; name: string }`. */
-  order: StandardSchemaV1<unknown, { id: number; name: string }>;
-  /** `{ id: number; name: string }` whose output `name` is its length. */
-  measured: StandardSchemaV1<unknown, { id: number; name: number }>;
-}
-
-const LIBRARIES: Library[] = [
-  {
-    name: "zod",
-    order: z.object({ id: z.number(), name: z.string() }),
-    measured: z.object({ id: z.number(), name: z.string().transform((name) => name.length) }),
-  },
-  {
-    name: "valibot",
-    order: v.object({ id: v.number(), name: v.string() }),
-    measured: v.object({
-      id: v.number(),
-      name: v.pipe(v.string(), v.transform((name) => name.length)),
-    }),
-  },
-  {
-    name: "arktype",
-    order: type({ id: "number", name: "string" }),
-    measured: type({ id: "number", name: type("string").pipe((name) => name.length) }),
-  },
-];
+import { type Equal, keys, LIBRARIES } from "./_schemas.ts";
 
 const unpackr = new Unpackr({ mapsAsObjects: true });
 const STREAM = { mapsAsObjects: true } as const;
-
-/** An issue's path as plain keys (valibot gives `{ key }` objects, zod and arktype keys). */
-function keys(issue: StandardSchemaV1.Issue | undefined): PropertyKey[] {
-  // arktype's path is an array of its own class: a plain copy
-  return Array.from(
-    issue?.path ?? [],
-    (segment) => typeof segment === "object" && segment !== null ? segment.key : segment,
-  );
-}
 
 function isInvalidId(error: unknown, index?: number): boolean {
   assert.ok(error instanceof ValidationError, String(error));
