@@ -56,7 +56,13 @@ import {
 } from "../_format/timestamp.ts";
 import { decodeTypedArray, typedArrayPayloadProblem } from "../_format/typed_array_ext.ts";
 import { decodeString, decodeStringStrict } from "../_strings/utf8.ts";
-import { EAGER_VIEW_MIN_INPUT, shortWordAt, wordAt } from "../_core/bytes.ts";
+import { shortWordAt, wordAt } from "../_core/bytes.ts";
+import {
+  EAGER_VIEW_MIN_INPUT,
+  FLOATS_BEFORE_VIEW,
+  KEPT_VIEW_MAX_BUFFER,
+  MIN_SLICED,
+} from "../_core/thresholds.ts";
 import {
   cachedString,
   cachedStringMiss,
@@ -69,7 +75,6 @@ import {
 import {
   closeLatin1Window,
   MAX_SLICED,
-  MIN_SLICED,
   sliceAsciiString,
   sliceLongFromWindow,
 } from "../_strings/latin1_window.ts";
@@ -199,7 +204,6 @@ function invalid(message: string, offset: number): DecodeError {
  * when a decode starts; a nested decode leaves its own count behind, which only moves the moment
  * the outer decode makes its view (either way its floats read the same).
  */
-const FLOATS_BEFORE_VIEW = 6;
 let floatsBeforeView = FLOATS_BEFORE_VIEW;
 
 /**
@@ -228,8 +232,6 @@ function makeView(): DataView {
 let keptViewInput: Uint8Array | null = null;
 let keptViewLength = 0;
 let keptView: DataView | null = null;
-/** Largest buffer whose input's view is kept (so at most this much is kept alive by it). */
-const KEPT_VIEW_MAX_BUFFER = 0x10000;
 
 /** Forgets the kept view and its input, so that can be collected (msgpackr's `clearSource`). */
 export function forgetLastSource(): void {

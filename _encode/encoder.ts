@@ -22,6 +22,17 @@ import type { EncodeContext } from "./context.ts";
 import { typedArrayCode } from "../_format/typed_array_ext.ts";
 import { encodeUtf8Manually, textEncoder, toWellFormed } from "../_strings/utf8.ts";
 import { MANUAL_UTF8_MAX, nativeUtf8Write } from "../_strings/utf8_writer.ts";
+import {
+  ARENA_KEEP_LIMIT,
+  ARENA_SIZE,
+  GROW_DOUBLE_MAX,
+  GROW_FOURFOLD_MAX,
+  GROW_MIN_STEP,
+  LARGE_BYTES_MIN,
+  MAX_COMPILES_PER_PACK,
+  MAX_WRITER_PROPERTIES,
+  WRITES_BEFORE_COMPILE,
+} from "../_core/thresholds.ts";
 
 /** A caller-provided output buffer (`useBuffer`) and where the next pack writes in it. */
 export interface OutputBuffer {
@@ -94,9 +105,6 @@ export const BORROW_ARENA = 0x10000;
  */
 export type ReusedBuffer = Uint8Array<ArrayBuffer> & { start: number; end: number };
 
-const ARENA_SIZE = 8192;
-/** Arenas grown beyond this are dropped after the pack, so one huge message is not kept. */
-const ARENA_KEEP_LIMIT = 0x1000000;
 const MAX_BUFFER_SIZE = 0x7fd00000;
 /** Most UTF-16 units of bundled strings per bundle (keeps msgpackr's bundle boundaries). */
 export const MAX_BUNDLE_SIZE = 0x5500;
@@ -170,13 +178,14 @@ export interface Bundle {
 function makeRoom(end: number): void {
   const used = end - start;
   let newSize: number;
-  if (end > 0x1000000) {
+  if (end > GROW_FOURFOLD_MAX) {
     if (used > MAX_BUFFER_SIZE) {
       throw new RangeError("Packed buffer would be larger than maximum buffer size");
     }
     newSize = Math.min(
       MAX_BUFFER_SIZE,
-      Math.round(Math.max(used * (end > 0x4000000 ? 1.25 : 2), 0x400000) / 0x1000) * 0x1000,
+      Math.round(Math.max(used * (end > GROW_DOUBLE_MAX ? 1.25 : 2), GROW_MIN_STEP) / 0x1000) *
+        0x1000,
     );
   } else {
     newSize = ((Math.max(used << 2, target.length - 1) >> 12) + 1) << 12;
@@ -908,13 +917,8 @@ export function installWriterCompiler(compiler: WriterCompiler): void {
   writerCompiler = compiler;
 }
 
-/** Objects of a shape written by the generic path before its writer is made. */
-const WRITES_BEFORE_COMPILE = 4;
-/**
- * Writers made during one top-level pack at most: making one costs far more than writing an
- * object, so a value with thousands of new shapes cannot keep the compiler busy.
- */
-const MAX_COMPILES_PER_PACK = 16;
+// MAX_COMPILES_PER_PACK: making a writer costs far more than writing an object, so a value with
+// thousands of new shapes cannot keep the compiler busy.
 let compilesLeft = MAX_COMPILES_PER_PACK;
 
 /**
@@ -933,12 +937,8 @@ let lastWriter: ObjectWriter | undefined;
  */
 let mapWriters = false;
 
-/**
- * Most properties of a shape that gets a writer: a larger shape's writer is too large for the
- * engines to inline its helpers into, and writes slower than the generic path.
- * Chosen by measurement: npm run bench:ab:deno -- --b=DIR / :bun (example4.json).
- */
-const MAX_WRITER_PROPERTIES = 16;
+// MAX_WRITER_PROPERTIES: a larger shape's writer is too large for the engines to inline its
+// helpers into, and writes slower than the generic path.
 /** `writes` of a shape that never gets a writer. */
 const NEVER = -0x40000000;
 
@@ -1298,14 +1298,11 @@ function writeBytes(bytes: Uint8Array, code: number): void {
   position += length;
 }
 
-/**
- * Binary values from 16 KiB on are not copied into the arena when `pack()` will copy the output
- * out of it anyway: the header is written, the value is noted here, and `gatherOutput` copies it
- * straight into the exact-size result. That saves one copy of every such byte and keeps the arena
- * small. Below this size the two extra `set` calls of a gathered value cost more than copying it
- * twice.
- */
-const LARGE_BYTES_MIN = 0x4000;
+// LARGE_BYTES_MIN: binary values from 16 KiB on are not copied into the arena when `pack()` will
+// copy the output out of it anyway: the header is written, the value is noted in `largeBytes`,
+// and `gatherOutput` copies it straight into the exact-size result. That saves one copy of every
+// such byte and keeps the arena small. Below this size the two extra `set` calls of a gathered
+// value cost more than copying it twice.
 
 /** An ext with the smallest header: fixext for 1/2/4/8/16 bytes, else ext8/16/32. */
 function writeExtensionData(payload: Uint8Array, type: number): void {

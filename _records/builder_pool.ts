@@ -3,6 +3,7 @@
 
 import { plans, RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "./builders.ts";
 import { plainRoot } from "./plain_root.ts";
+import { MOST_PROPERTIES_WITHOUT_TEMPLATE } from "../_core/thresholds.ts";
 import { installBuilderPool, type ObjectBuilder } from "./reader.ts";
 
 // The no-eval build's pool of object builders of `_records/builders.ts` (why they exist: there)
@@ -23,16 +24,14 @@ import { installBuilderPool, type ObjectBuilder } from "./reader.ts";
 // None of this adds work per value: the ledger is written when a builder is lent, and read when
 // the pool is renewed.
 
-/**
- * Most properties of a shape whose pooled builder starts its objects from `{}`; larger shapes start
- * from a copy of a template that has every property. V8 turns an object that gains 20 or so
- * properties by keyed stores into a slow dictionary (16 leaves a margin), while a copy of a
- * template made by JSON.parse has them all at once, in the object itself, as a literal would.
- * Smaller shapes start from `{}`, because there the copy costs more than the stores that grow the
- * object (on JavaScriptCore it is a call into the runtime).
- * Chosen by measurement: deno run -A bench/object_building.ts / bun bench/object_building.ts.
- */
-export const MOST_PROPERTIES_WITHOUT_TEMPLATE = 16;
+// MOST_PROPERTIES_WITHOUT_TEMPLATE: most properties of a shape whose pooled builder starts its
+// objects from `{}`; larger shapes start from a copy of a template that has every property. V8
+// turns an object that gains 20 or so properties by keyed stores into a slow dictionary (16 leaves
+// a margin), while a copy of a template made by JSON.parse has them all at once, in the object
+// itself, as a literal would. Smaller shapes start from `{}`, because there the copy costs more
+// than the stores that grow the object (on JavaScriptCore it is a call into the runtime).
+// Chosen by measurement: deno run -A bench/object_building.ts / bun bench/object_building.ts.
+export { MOST_PROPERTIES_WITHOUT_TEMPLATE };
 
 /** Top-level decodes a spent pool waits before it is renewed. */
 const RUNS_BEFORE_RENEWAL = 64;

@@ -4,6 +4,7 @@
 import { type PlainRoot, plainRoot } from "./plain_root.ts";
 import { createShapeBuilder } from "./reader.ts";
 import { type KeyNode, ShapeTree } from "./shape_tree.ts";
+import { BUILDER_AFTER_ENDS, MAX_SHAPED_KEYS } from "../_core/thresholds.ts";
 
 // Plain maps decoded as objects, built by shape. One store per entry, `object[key] = value`, from
 // one store site that sees every property name of every map, defeats the engines' inline caches
@@ -25,8 +26,7 @@ import { type KeyNode, ShapeTree } from "./shape_tree.ts";
 // message pay for the walk without gaining from it, and lose a little.
 // Chosen by measurement: npm run bench:deno / bench:bun (plain `unpack`).
 
-/** Maps with more entries are decoded with plain stores (dictionaries, not shapes). */
-export const MAX_SHAPED_KEYS = 64;
+export { MAX_SHAPED_KEYS };
 
 /** A key sequence of maps decoded as objects, with what the decoder keeps for its objects. */
 export interface MapShape extends KeyNode<MapShape> {
@@ -51,9 +51,6 @@ export interface MapShape extends KeyNode<MapShape> {
    */
   valueHot: MapShape | null;
 }
-
-/** Maps that end at a shape before it asks for its builder (after a refusal: 4 times later). */
-const BUILDER_AFTER_ENDS = 4;
 
 /** The decoder's tree of the key sequences of maps decoded as objects. */
 export const mapShapes: ShapeTree<MapShape> = new ShapeTree<MapShape>(

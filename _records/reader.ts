@@ -10,6 +10,11 @@
 // so each build ships only its own source, and the no-eval build contains no code generation.
 
 import { plainRoot } from "./plain_root.ts";
+import {
+  COMPILE_AFTER_READS,
+  MAX_COMPILES_PER_DECODE,
+  POOL_AFTER_READS,
+} from "../_core/thresholds.ts";
 
 /** Builds one object of a shape, reading its values with the shape's value reader. */
 export type ObjectBuilder = () => Record<string, unknown>;
@@ -58,18 +63,10 @@ export interface RecordType {
   read: RecordBodyReader;
 }
 
-/** Reads before a shape is compiled: the defining read plus two more, as msgpackr. */
-const COMPILE_AFTER_READS = 3;
-/** Reads of a type (without a compiler) from which it uses its shape's pooled builder. */
-const POOL_AFTER_READS = 2;
-/**
- * Most shapes compiled during one top-level decode. Compiling a shape costs far more than
- * reading a record, so without a cap a crafted message with thousands of distinct shapes could
- * spend seconds in the compiler; shapes beyond the cap stay interpreted and may compile in a later
- * decode. Each decode has its own allowance, so what one decode spends never keeps another's
- * shapes from compiling.
- */
-const MAX_COMPILES_PER_DECODE = 32;
+// MAX_COMPILES_PER_DECODE: compiling a shape costs far more than reading a record, so without a
+// cap a crafted message with thousands of distinct shapes could spend seconds in the compiler;
+// shapes beyond the cap stay interpreted and may compile in a later decode. Each decode has its
+// own allowance, so what one decode spends never keeps another's shapes from compiling.
 
 let compiler: RecordReaderCompiler | null = null;
 let pool: BuilderPool | null = null;

@@ -9,6 +9,7 @@
 import type { IsCompatible, Structure } from "../_core/options.ts";
 import type { ENCODER, ResolvedOptions } from "../_core/option_table.ts";
 import { markSharedLength } from "./table.ts";
+import { TRANSITIONS_BEFORE_REBUILD } from "../_core/thresholds.ts";
 
 /**
  * A node of the shape trie: the key sequence that leads to it, its children one key longer, and
@@ -45,9 +46,6 @@ function newNode(): ShapeNode {
     writer: null,
   };
 }
-
-/** Trie rebuild threshold: weighted new nodes before the trie is rebuilt from the shared ones. */
-const TRANSITIONS_BEFORE_REBUILD = 10000;
 
 /**
  * State kept around a nested `pack` of the same Packr (docs/wire-format.md, "Packs inside

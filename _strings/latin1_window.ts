@@ -2,6 +2,12 @@
 // This module is browser compatible.
 
 import { isAsciiIn, type SliceMethod } from "./utf8.ts";
+import {
+  MAX_SLICED_WITH_LATIN1,
+  MIN_SLICED,
+  NEAR_BYTES,
+  WINDOW_BYTES,
+} from "../_core/thresholds.ts";
 
 // Medium-length ASCII strings sliced out of a Latin-1 window of the input.
 //
@@ -35,14 +41,9 @@ export const latin1Slice: SliceMethod | null = typeof bufferMethods?.latin1Slice
   ? bufferMethods.latin1Slice as SliceMethod
   : null;
 
-/** Bytes of input one window covers at most. */
-const WINDOW_BYTES = 4096;
-/** A medium string farther than this from the end of the previous one is made on its own. */
-const NEAR_BYTES = 1024;
-/** Shortest string taken from a window (V8 copies shorter slices anyway). */
-export const MIN_SLICED = 13;
+export { MIN_SLICED };
 /** Longest string taken from a window; 0 where there is no `latin1Slice` (browsers). */
-export const MAX_SLICED: number = latin1Slice !== null ? 256 : 0;
+export const MAX_SLICED: number = latin1Slice !== null ? MAX_SLICED_WITH_LATIN1 : 0;
 
 // The window is of the decoder's current input: the decoder closes it whenever its input
 // changes (a decode starting, one inside it, and its end).

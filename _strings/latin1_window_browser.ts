@@ -9,7 +9,7 @@
 export const latin1Slice: null = null;
 
 /** Shortest string a window would take (kept for the decoder's range test). */
-export const MIN_SLICED = 13;
+export { MIN_SLICED } from "../_core/thresholds.ts";
 /** No string is taken from a window here. */
 export const MAX_SLICED = 0;
 

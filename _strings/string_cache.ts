@@ -3,6 +3,13 @@
 
 import { shortWordAt, wordAt } from "../_core/bytes.ts";
 import { decodeString } from "./utf8.ts";
+import {
+  KEY_CACHE_BITS,
+  KEY_CACHE_MAX_BYTES,
+  PROMOTE_AFTER,
+  VALUE_CACHE_BITS,
+  VALUE_CACHE_MAX_BYTES,
+} from "../_core/thresholds.ts";
 
 // Strings repeat: map keys always, and short values often (enum-like fields, hosts, statuses).
 // Decoding one into a fresh string on every occurrence costs an allocation, and a fresh string
@@ -48,12 +55,12 @@ function createStringCache(bits: number, maxBytes: number): StringCache {
 }
 
 /** The cache for map keys: 4096 keys of up to 32 bytes. */
-export const keyCache: StringCache = createStringCache(12, 32);
+export const keyCache: StringCache = createStringCache(KEY_CACHE_BITS, KEY_CACHE_MAX_BYTES);
 /**
  * The cache for short string values: 2048 strings of up to 16 bytes (the decoder's written-out hit
  * test, `middleWordsMatch` in `_decode/decoder.ts`, compares at most two middle words: 16 at most).
  */
-export const valueCache: StringCache = createStringCache(11, 16);
+export const valueCache: StringCache = createStringCache(VALUE_CACHE_BITS, VALUE_CACHE_MAX_BYTES);
 
 /**
  * Decodes the `length`-byte string at `start` (1 ≤ `length` ≤ `cache.maxBytes`), from the cache
@@ -182,9 +189,6 @@ export function cachedStringMiss(
   cache.strings[entry] = text;
   return text;
 }
-
-/** Lookups that find a string in another entry of its set before that string moves back. */
-const PROMOTE_AFTER = 32;
 
 /**
  * The string in entry `found`, which a lookup for `entry` found there (another entry of its set):

@@ -1,6 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
+import { JS_DECODE_MAX } from "../_core/thresholds.ts";
+
 // UTF-8 for the hot paths. The JavaScript decoder gives exactly what `TextDecoder` (fatal: false)
 // gives: every ill-formed sequence becomes U+FFFD per "maximal subpart" (WHATWG Encoding), so a
 // string decodes the same whichever path its length selects. A leading BOM is kept (ignoreBOM),
@@ -20,9 +22,6 @@ const fromCharCode = String.fromCharCode;
 // fixed cost per call is more than a short string costs in JavaScript. Both give the same text for
 // the same bytes, so a string decodes the same on either side of JS_DECODE_MAX.
 // tests/internal/utf8_test.ts checks both paths against `TextDecoder`.
-
-/** Longest string decoded in JavaScript; longer ones go to `TextDecoder`. */
-const JS_DECODE_MAX = 64;
 
 /** Decodes the UTF-8 bytes `b[start, end)` exactly as `TextDecoder` (fatal: false, ignoreBOM). */
 export function decodeString(b: Uint8Array, start: number, end: number): string {

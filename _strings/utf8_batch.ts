@@ -3,7 +3,14 @@
 
 import { valueCache } from "./string_cache.ts";
 import { decodeString, isAsciiIn, type SliceMethod, textDecoder } from "./utf8.ts";
-import { MIN_SLICED } from "./latin1_window.ts";
+import {
+  BATCH_BYTES,
+  BATCH_LONGEST as LONGEST,
+  BATCH_LOOKAHEAD as LOOKAHEAD,
+  FILL_GAP,
+  MAX_GAP,
+  MIN_SLICED,
+} from "../_core/thresholds.ts";
 import { HEADER_SIZE, lengthAt } from "../_format/tokens.ts";
 import { tokenSize } from "../_format/token_walker.ts";
 
@@ -75,29 +82,16 @@ const decodeStretch: ((length: number) => string) | null =
 /** Whether non-ASCII strings are decoded in batches here (Bun, Deno). */
 export const UTF8_BATCHES: boolean = decodeStretch !== null;
 
-/** Input bytes one batch spans at most, from its first string's start to its last one's end. */
-const BATCH_BYTES = 4096;
 /** Shortest string the lookahead takes: shorter ones come from the value cache. */
 const SHORTEST = valueCache.maxBytes + 1;
-/** Longest string the lookahead takes. */
-const LONGEST = 1024;
 /**
  * Strings one batch can hold, given its span: the first has at least MIN_SLICED bytes, and each
  * later one a header byte and at least SHORTEST bytes. So the span alone bounds the count.
  */
 const MAX_STRINGS = 1 + Math.floor((BATCH_BYTES - MIN_SLICED) / (1 + SHORTEST));
-/** Gaps at least this long are zeroed by `fill` (one call), shorter ones by stores. */
-const FILL_GAP = 64;
-/** Input bytes one lookahead walks at most: twice the span of a batch. */
-const LOOKAHEAD = 2 * BATCH_BYTES;
-/**
- * Most input bytes between two non-ASCII strings of one batch. A non-ASCII string opens a batch
- * only when the previous one ended at most this far before it, and the lookahead stops this far
- * past the last string it took: a lone non-ASCII string among ASCII text (sample-large.json has
- * two) costs no walk.
- * Chosen by measurement: npm run bench:paired:deno (sample-large.json).
- */
-const MAX_GAP = 512;
+// MAX_GAP: a non-ASCII string opens a batch only when the previous one ended at most this far
+// before it, and the lookahead stops this far past the last string it took: a lone non-ASCII
+// string among ASCII text (sample-large.json has two) costs no walk.
 
 // The batch is of the decoder's current input: the decoder closes it whenever its input changes.
 const starts = new Int32Array(MAX_STRINGS);

@@ -11,6 +11,11 @@
 // Browsers get `_strings/utf8_writer_browser.ts` (package.json "browser"): `encodeInto`.
 // Chosen by measurement: npm run bench:paired:deno / :bun (strings2.json).
 
+import {
+  MANUAL_UTF8_MAX_WITH_ENCODE_INTO,
+  MANUAL_UTF8_MAX_WITH_UTF8_WRITE,
+} from "../_core/thresholds.ts";
+
 /** A `Buffer.prototype.utf8Write`: writes `text` at `offset`, returns the bytes written. */
 export type Utf8Write = (this: Uint8Array, text: string, offset: number, length: number) => number;
 
@@ -25,4 +30,6 @@ export const nativeUtf8Write: Utf8Write | null =
     ? bufferUtf8Write as Utf8Write
     : null;
 /** Longest string (in UTF-16 units) the encoder writes in JavaScript. */
-export const MANUAL_UTF8_MAX: number = nativeUtf8Write !== null ? 31 : 63;
+export const MANUAL_UTF8_MAX: number = nativeUtf8Write !== null
+  ? MANUAL_UTF8_MAX_WITH_UTF8_WRITE
+  : MANUAL_UTF8_MAX_WITH_ENCODE_INTO;

@@ -6,10 +6,11 @@
 // `TextEncoder.encodeInto`, as on Deno. Same exports.
 
 import type { Utf8Write } from "./utf8_writer.ts";
+import { MANUAL_UTF8_MAX_WITH_ENCODE_INTO } from "../_core/thresholds.ts";
 
 export type { Utf8Write };
 
 /** Browsers have no `Buffer.prototype.utf8Write`. */
 export const nativeUtf8Write: Utf8Write | null = null;
 /** Longest string (in UTF-16 units) the encoder writes in JavaScript, as on V8. */
-export const MANUAL_UTF8_MAX: number = 63;
+export const MANUAL_UTF8_MAX: number = MANUAL_UTF8_MAX_WITH_ENCODE_INTO;

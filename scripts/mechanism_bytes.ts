@@ -90,6 +90,7 @@ interface Mechanism {
 const DECODER = "_decode/decoder.ts";
 const ENCODER = "_encode/encoder.ts";
 const CACHE = "_strings/string_cache.ts";
+const THRESHOLDS = "_core/thresholds.ts";
 const UTF8 = "_strings/utf8.ts";
 
 /** The inventory: each mechanism and the code that implements it, in the docs' order. */
@@ -112,6 +113,7 @@ const MECHANISMS: readonly Mechanism[] = [
         ],
       },
       { module: DECODER, names: ["VALUE_CACHE_MAX"] },
+      { module: THRESHOLDS, names: ["VALUE_CACHE_BITS", "VALUE_CACHE_MAX_BYTES"] },
       { module: DECODER, within: "readString", nodes: ["if (length <= VALUE_CACHE_MAX"] },
     ],
   },
@@ -148,7 +150,8 @@ const MECHANISMS: readonly Mechanism[] = [
     section: "Decoding strings",
     name: "Sets of four entries with promotion",
     code: [
-      { module: CACHE, names: ["PROMOTE_AFTER", "foundInSet", "promote"] },
+      { module: CACHE, names: ["foundInSet", "promote"] },
+      { module: THRESHOLDS, names: ["PROMOTE_AFTER"] },
       { module: CACHE, within: "createStringCache", nodes: ["strikes: new Uint8Array"] },
       {
         module: CACHE,
@@ -166,6 +169,7 @@ const MECHANISMS: readonly Mechanism[] = [
     name: "Key cache",
     code: [
       { module: CACHE, names: ["keyCache"] },
+      { module: THRESHOLDS, names: ["KEY_CACHE_BITS", "KEY_CACHE_MAX_BYTES"] },
       {
         module: DECODER,
         within: "readKey",
@@ -183,6 +187,10 @@ const MECHANISMS: readonly Mechanism[] = [
     code: [
       { module: "_strings/latin1_window.ts", whole: true },
       { module: "_strings/latin1_window_browser.ts", whole: true },
+      {
+        module: THRESHOLDS,
+        names: ["MIN_SLICED", "MAX_SLICED_WITH_LATIN1", "WINDOW_BYTES", "NEAR_BYTES"],
+      },
       { module: UTF8, names: ["isAsciiIn", "isAsciiBytes"] },
       { module: DECODER, within: "readString", nodes: ["if (length >= MIN_SLICED"] },
       { module: DECODER, within: "otherString", spans: [["sliceLongFromWindow(", "??"]] },
@@ -197,6 +205,10 @@ const MECHANISMS: readonly Mechanism[] = [
     code: [
       { module: "_strings/utf8_batch.ts", whole: true },
       { module: "_strings/utf8_batch_browser.ts", whole: true },
+      {
+        module: THRESHOLDS,
+        names: ["BATCH_BYTES", "BATCH_LONGEST", "BATCH_LOOKAHEAD", "FILL_GAP", "MAX_GAP"],
+      },
       { module: "_format/token_walker.ts", names: ["tokenSize"] },
       { module: DECODER, names: ["otherString"] },
       { module: DECODER, within: "readString", spans: [["UTF8_BATCHES ?", ":"]] },
@@ -209,6 +221,7 @@ const MECHANISMS: readonly Mechanism[] = [
     name: "Map shapes",
     code: [
       { module: "_records/map_shapes.ts", whole: true },
+      { module: THRESHOLDS, names: ["MAX_SHAPED_KEYS", "BUILDER_AFTER_ENDS"] },
       // shared with the encoder's key bytes, which have it where the decoder's map shapes do not
       { module: "_records/shape_tree.ts", whole: true, onlyWith: "_records/map_shapes.ts" },
       { module: "_records/reader.ts", names: ["createShapeBuilder"] },
@@ -276,10 +289,10 @@ const MECHANISMS: readonly Mechanism[] = [
     name: "No DataView for small inputs",
     code: [
       { module: "_format/float_bytes.ts", whole: true },
-      { module: "_core/bytes.ts", names: ["EAGER_VIEW_MIN_INPUT"] },
+      { module: THRESHOLDS, names: ["EAGER_VIEW_MIN_INPUT", "FLOATS_BEFORE_VIEW"] },
       {
         module: DECODER,
-        names: ["FLOATS_BEFORE_VIEW", "floatsBeforeView", "readFloat64WithoutView"],
+        names: ["floatsBeforeView", "readFloat64WithoutView"],
       },
       {
         module: DECODER,
@@ -317,10 +330,10 @@ const MECHANISMS: readonly Mechanism[] = [
           "keptViewInput",
           "keptViewLength",
           "keptView",
-          "KEPT_VIEW_MAX_BUFFER",
           "forgetLastSource",
         ],
       },
+      { module: THRESHOLDS, names: ["KEPT_VIEW_MAX_BUFFER"] },
       {
         module: DECODER,
         within: "makeView",
@@ -340,10 +353,10 @@ const MECHANISMS: readonly Mechanism[] = [
     code: [
       { module: "_records/builders.ts", whole: true },
       { module: "_records/builder_pool.ts", whole: true },
+      { module: THRESHOLDS, names: ["POOL_AFTER_READS", "MOST_PROPERTIES_WITHOUT_TEMPLATE"] },
       {
         module: "_records/reader.ts",
         names: [
-          "POOL_AFTER_READS",
           "pool",
           "installBuilderPool",
           "renewPoolIfDue",
@@ -379,6 +392,10 @@ const MECHANISMS: readonly Mechanism[] = [
     code: [
       { module: "_strings/utf8_writer.ts", whole: true },
       { module: "_strings/utf8_writer_browser.ts", whole: true },
+      {
+        module: THRESHOLDS,
+        names: ["MANUAL_UTF8_MAX_WITH_UTF8_WRITE", "MANUAL_UTF8_MAX_WITH_ENCODE_INTO"],
+      },
       { module: ENCODER, within: "writeString", spans: [["length <= MANUAL_UTF8_MAX", ":"]] },
       { module: ENCODER, within: "encodeUtf8Natively", spans: [["nativeUtf8Write !== null", ":"]] },
     ],
@@ -391,7 +408,7 @@ const MECHANISMS: readonly Mechanism[] = [
       {
         module: UTF8,
         within: "encodeUtf8Manually",
-        spans: [["let i = writeAsciiRun(", "position += i;"]],
+        nodes: ["const i = writeAsciiRun("],
       },
     ],
   },
@@ -435,15 +452,16 @@ const MECHANISMS: readonly Mechanism[] = [
     code: [
       { module: "_encode/writer_compiler.ts", whole: true },
       {
+        module: THRESHOLDS,
+        names: ["WRITES_BEFORE_COMPILE", "MAX_COMPILES_PER_PACK", "MAX_WRITER_PROPERTIES"],
+      },
+      {
         module: ENCODER,
         names: [
           "writerCompiler",
           "installWriterCompiler",
-          "WRITES_BEFORE_COMPILE",
-          "MAX_COMPILES_PER_PACK",
           "compilesLeft",
           "predictedWriters",
-          "MAX_WRITER_PROPERTIES",
           "NEVER",
           "dueForWriter",
           "compileWriter",
@@ -505,8 +523,9 @@ const MECHANISMS: readonly Mechanism[] = [
     code: [
       {
         module: ENCODER,
-        names: ["gatherLargeBytes", "largeBytes", "LARGE_BYTES_MIN", "gatherOutput"],
+        names: ["gatherLargeBytes", "largeBytes", "gatherOutput"],
       },
+      { module: THRESHOLDS, names: ["LARGE_BYTES_MIN"] },
       {
         module: ENCODER,
         within: "writeBytes",
