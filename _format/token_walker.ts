@@ -5,11 +5,13 @@
 // building them the way the decoder does: the stream's value scanner (`_stream/value_scanner.ts`
 // asks where a value ends) and the command line reader (`_cli/wire.ts` asks how each item was
 // written). `tokenSize` gives the UTF-8 batch lookahead the size of a token. The decoder's
-// `read()` keeps its own switch. Header sizes and lengths come from `_format/tokens.ts`.
+// `read()` keeps its own switch.
 //
 // The walk covers one top-level value. Nesting is an explicit stack of frames, each counting the
 // tokens still to come inside it, so the walk can stop at any byte and resume there once more
-// bytes have arrived (`feed`, then `run` or `next` again). What the bytes mean:
+// bytes have arrived (`feed`, then `run` or `next` again). Each token is read by its kind
+// (`TOKEN_KIND` of `_format/tokens.ts`, with its header size and length from the same tables);
+// the dialect reads more into some scalars and extensions. What the bytes mean:
 // - an array opens a frame of n elements, a map of 2n; str, bin and ext skip their payload; a
 //   scalar has a fixed size (docs/wire-format.md, "Standard types");
 // - 0x40..0x7f: a record id when the slot has a record type (then a frame of one value per field;
@@ -32,13 +34,14 @@
 
 import {
   ARRAY,
-  fieldAt,
+  BIN,
   HEADER_SIZE,
   INLINE_LENGTH,
   LENGTH_FIELD,
   lengthAt,
   MAP,
   NEVER_USED,
+  SCALAR,
   STR,
   TOKEN_KIND,
   uint32At,
@@ -54,6 +57,7 @@ export const INVALID = 2;
 /** Walk status: the walker cannot size what follows; see {@linkcode TokenWalker.problem}. */
 export const UNCERTAIN = 3;
 
+// token kinds: SCALAR_TOKEN … EXT_TOKEN are TOKEN_KIND's SCALAR … EXT + 4, then the dialect's
 /** {@linkcode TokenWalker.next}: nil, a boolean, a number (0x40..0x7f without a record type). */
 export const SCALAR_TOKEN = 4;
 /** {@linkcode TokenWalker.next}: a string; `count` is its payload's bytes. */
@@ -324,261 +328,129 @@ export class TokenWalker {
         break;
       }
       const token = bytes[pos];
+      const tokenKind = TOKEN_KIND[token];
       const top = depth - 1;
-      const tokenDepth = depth;
       offset = pos;
-      let keys = false;
-      if (frames[top] !== ELEMENTS) {
-        // a definition's keys: an array says how many values follow; any other value is read to
-        // its end, and then the walk cannot go on
-        if (TOKEN_KIND[token] === ARRAY) {
-          keys = true;
-        } else {
-          frames[top] = NOT_KEYS;
-          this.#sizes[top] = pos;
-        }
+      kind = tokenKind + SCALAR_TOKEN; // the token kinds follow TOKEN_KIND's order
+      // a definition's keys: an array says how many values follow; any other value is read to its
+      // end, and then the walk cannot go on
+      if (frames[top] !== ELEMENTS && tokenKind !== ARRAY) {
+        frames[top] = NOT_KEYS;
+        this.#sizes[top] = pos;
       }
-      if (keys) {
-        const size = headerSize[token];
-        if (pos + size > length) {
-          need = pos + size;
-          break;
-        }
-        kind = ARRAY_TOKEN;
-        count = lengthAt(bytes, pos);
-        header = pos += size;
-        counts[top] = 0;
-        this.#sizes[top] = count;
-        if (count > 0) {
-          counts[depth] = count;
-          frames[depth++] = ELEMENTS;
-        }
-      } else if (token < 0x40) { // positive fixint
-        kind = SCALAR_TOKEN;
-        header = ++pos;
-        counts[top]--;
-      } else if (token < 0x80) { // record id, or fixint when the slot has no record type
-        slot = token & 0x3f;
-        shape = this.#shape(slot, true);
-        if (shape === undefined) {
-          kind = SCALAR_TOKEN;
-          header = ++pos;
-          counts[top]--;
-        } else {
+      // the frame the token opens: its kind and its tokens (none when 0)
+      let frame = ELEMENTS;
+      let opens = 0;
+      if (tokenKind === SCALAR) {
+        // 0x40..0x7f: a record id when the slot has a record type, else a fixint
+        if ((token & 0xc0) === 0x40 && (shape = this.#shape(slot = token & 0x3f, true))) {
           kind = RECORD_TOKEN;
-          let idSize = 1;
           if (shape.twoByte) {
             if (pos + 2 > length) {
               need = pos + 2;
               break;
             }
-            idSize = 2;
-            const high = bytes[pos + 1];
-            if (high !== 0) {
-              slot += high << 5;
-              shape = this.#shape(slot, true);
-            }
+            const high = bytes[++pos];
+            if (high !== 0) shape = this.#shape(slot += high << 5, true);
             if (shape === undefined || shape.keys === null) {
               shape = undefined;
-              header = pos = pos + 2;
+              header = ++pos;
               failed = this.#dialect.moreStructures ? UNCERTAIN : INVALID;
               problem = `Record id is not defined for ${slot}`;
               problemAt = offset;
               break;
             }
           }
-          header = pos += idSize;
-          counts[top]--;
-          count = shape.size;
-          if (count > 0) {
-            counts[depth] = count;
-            frames[depth++] = ELEMENTS;
-          }
+          count = opens = shape.size;
         }
-      } else if (token < 0x90) {
-        // fixmap (like fixarray and fixstr below, its length is in the low bits: a mask costs less
-        // here than a table load)
-        kind = MAP_TOKEN;
-        header = ++pos;
-        counts[top]--;
-        count = token & 0x0f;
-        if (count > 0) {
-          counts[depth] = count * 2;
-          frames[depth++] = ELEMENTS;
-        }
-      } else if (token < 0xa0) { // fixarray
-        kind = ARRAY_TOKEN;
-        header = ++pos;
-        counts[top]--;
-        count = token & 0x0f;
-        if (count > 0) {
-          counts[depth] = count;
-          frames[depth++] = ELEMENTS;
-        }
-      } else if (token < 0xc0) { // fixstr
-        kind = STR_TOKEN;
-        count = token & 0x1f;
-        header = pos + 1;
-        pos = header + count;
-        counts[top]--;
-      } else if (token >= 0xe0) { // negative fixint
-        kind = SCALAR_TOKEN;
-        header = ++pos;
-        counts[top]--;
+        header = pos += headerSize[token];
       } else {
-        // the ext cases leave their type, payload start and length for the step after the switch
-        let extensionStart = 0;
-        switch (token) {
-          case 0xc1: // c1, or in a bundle a bundled string: its length follows as a value
-            header = ++pos;
-            counts[top]--;
-            if (this.#bundleAt < 0) {
-              kind = C1_TOKEN;
-            } else {
-              kind = BUNDLED_TOKEN;
-              counts[depth] = 1;
-              frames[depth++] = ELEMENTS;
-            }
-            break;
-          case 0xc4: // bin8, 16, 32
-          case 0xc5:
-          case 0xc6:
-          case 0xd9: // str8, 16, 32
-          case 0xda:
-          case 0xdb: {
-            const size = headerSize[token];
-            if (pos + size > length) {
-              need = pos + size;
-              break main;
-            }
-            // a str or bin header is its first byte and its length field
-            kind = token >= 0xd9 ? STR_TOKEN : BIN_TOKEN;
-            count = fieldAt(bytes, pos + 1, size - 1);
-            header = pos + size;
-            pos = header + count;
-            counts[top]--;
-            break;
-          }
-          case 0xc7: // ext8, 16, 32
-          case 0xc8:
-          case 0xc9:
-          case 0xd6: // fixext4, 8, 16
-          case 0xd7:
-          case 0xd8: {
-            const size = headerSize[token];
-            if (pos + size > length) {
-              need = pos + size;
-              break main;
-            }
-            extType = bytes[pos + size - 1];
-            extensionStart = pos + size;
-            count = lengthAt(bytes, pos);
-            break;
-          }
-          case 0xdc: // array16, 32
-          case 0xdd:
-          case 0xde: // map16, 32
-          case 0xdf: {
-            const size = headerSize[token];
-            if (pos + size > length) {
-              need = pos + size;
-              break main;
-            }
-            kind = token >= 0xde ? MAP_TOKEN : ARRAY_TOKEN;
-            count = fieldAt(bytes, pos + 1, size - 1);
-            header = pos += size;
-            counts[top]--;
-            if (count > 0) {
-              counts[depth] = token >= 0xde ? count * 2 : count;
-              frames[depth++] = ELEMENTS;
-            }
-            break;
-          }
-          case 0xd4: // fixext1: a one-byte id definition, or a 1-byte payload
-            if (pos + 3 > length) {
-              need = pos + 3;
-              break main;
-            }
-            extType = bytes[pos + 1];
-            if (extType === 0x72) {
-              kind = DEFINITION_TOKEN;
-              slot = bytes[pos + 2] & 0x3f;
-              header = pos += 3;
-              counts[top]--;
-              counts[depth] = 1;
-              frames[depth] = DEFINITION;
-              this.#slots[depth++] = slot * 2;
-              break;
-            }
-            extensionStart = pos + 2;
-            count = 1;
-            break;
-          case 0xd5: // fixext2: a two-byte id definition, or a 2-byte payload
-            if (pos + 2 > length) {
-              need = pos + 2;
-              break main;
-            }
-            extType = bytes[pos + 1];
-            if (extType === 0x72) {
-              if (pos + 4 > length) {
-                need = pos + 4;
-                break main;
-              }
-              kind = DEFINITION_TOKEN;
-              const low = bytes[pos + 2];
-              const high = bytes[pos + 3];
-              const dispatchSlot = 32 + (low & 0x1f);
-              slot = dispatchSlot + (high << 5);
-              header = pos += 4;
-              if ((low & 0x3f) < 32) {
-                failed = INVALID;
-                problem = `Invalid two-byte record id 0x${low.toString(16)}`;
-                problemAt = offset;
-                break main;
-              }
-              if (high !== 0 && this.#shape(dispatchSlot, false) === undefined) {
-                // references to the higher slot go through this one, as in the decoder
-                this.#inline.set(dispatchSlot, { size: 0, twoByte: true, keys: null });
-              }
-              counts[top]--;
-              counts[depth] = 1;
-              frames[depth] = DEFINITION;
-              this.#slots[depth++] = slot * 2 + (high === 0 ? 1 : 0);
-              break;
-            }
-            extensionStart = pos + 2;
-            count = 2;
-            break;
-          default: // nil, false, true, float32/64, (u)int8/16/32/64
-            kind = SCALAR_TOKEN;
-            header = pos += headerSize[token];
-            counts[top]--;
+        // a fixext1's payload is read with its header: it is a definition's id byte
+        const size = token === 0xd4 ? 3 : headerSize[token];
+        if (pos + size > length) {
+          need = pos + size;
+          break;
         }
-        if (extensionStart !== 0) {
-          header = extensionStart;
+        header = pos + headerSize[token];
+        count = lengthAt(bytes, pos);
+        if (tokenKind === STR || tokenKind === BIN) {
+          pos = header + count;
+        } else if (tokenKind === ARRAY) {
+          if (frames[top] !== ELEMENTS) this.#sizes[top] = count; // a definition's keys
+          pos = header;
+          opens = count;
+        } else if (tokenKind === MAP) {
+          pos = header;
+          opens = count * 2;
+        } else if (tokenKind === NEVER_USED) {
+          // c1, or in a bundle a bundled string: its length follows as a value
+          pos = header;
+          if (this.#bundleAt < 0) {
+            kind = C1_TOKEN;
+          } else {
+            kind = BUNDLED_TOKEN;
+            opens = 1;
+          }
+        } else if ((extType = bytes[header - 1]) === 0x72 && (token === 0xd4 || token === 0xd5)) {
+          // `d4 72 ID` / `d5 72 LO HI`: an inline definition
+          if (pos + 4 > length && token === 0xd5) {
+            need = pos + 4;
+            break;
+          }
+          kind = DEFINITION_TOKEN;
+          count = 0;
+          const low = bytes[header];
+          let slotBits: number;
+          if (token === 0xd4) {
+            slot = low & 0x3f;
+            slotBits = slot * 2;
+            header = pos += 3;
+          } else {
+            const high = bytes[header + 1];
+            const dispatchSlot = 32 + (low & 0x1f);
+            slot = dispatchSlot + (high << 5);
+            header = pos += 4;
+            if ((low & 0x3f) < 32) {
+              failed = INVALID;
+              problem = `Invalid two-byte record id 0x${low.toString(16)}`;
+              problemAt = offset;
+              break;
+            }
+            if (high !== 0 && this.#shape(dispatchSlot, false) === undefined) {
+              // references to the higher slot go through this one, as in the decoder
+              this.#inline.set(dispatchSlot, { size: 0, twoByte: true, keys: null });
+            }
+            slotBits = slot * 2 + (high === 0 ? 1 : 0);
+          }
+          frame = DEFINITION;
+          opens = 1;
+          this.#slots[depth] = slotBits;
+        } else {
           const role = this.#dialect.extension(extType, count, token === 0xd4);
-          kind = role === PAYLOAD_EXT ? EXT_TOKEN : TAG_TOKEN;
+          if (role === TAG_EXT || role === BUNDLE_EXT) {
+            kind = TAG_TOKEN;
+            opens = 1;
+          }
           if (role === BUNDLE_EXT) {
             if (count < 4) {
               failed = INVALID;
               problem = "Invalid string bundle extension";
               problemAt = offset;
-            } else if (extensionStart + 4 > length) {
-              need = extensionStart + 4;
+            } else if (header + 4 > length) {
+              need = header + 4;
               break;
             } else {
-              const stringsAt = extensionStart + uint32At(bytes, extensionStart);
-              if (stringsAt < extensionStart + count) {
+              const stringsAt = header + uint32At(bytes, header);
+              if (stringsAt < header + count) {
                 failed = INVALID;
                 problem = "String bundle offset out of range";
-                problemAt = extensionStart;
+                problemAt = header;
               } else {
                 this.#bundleAt = stringsAt;
                 this.#bundleStrings = -1;
               }
             }
           } else if (role === BAD_EXT) {
-            kind = EXT_TOKEN;
             failed = INVALID;
             // a timestamp's length is judged from its header, before its payload arrives
             problem = extType === 0xff && !isTimestampLength(count)
@@ -586,17 +458,17 @@ export class TokenWalker {
               : `Extension type ${extType} cannot be read here`;
             problemAt = offset;
           }
-          pos = extensionStart + count;
+          pos = header + count;
           if (failed >= 0) break;
-          counts[top]--;
-          if (kind === TAG_TOKEN) {
-            counts[depth] = 1;
-            frames[depth++] = ELEMENTS;
-          }
         }
       }
-      // the token is read (one of the tokens pending); the frame it opened, if any, adds its own
-      pending += depth > tokenDepth ? counts[depth - 1] - 1 : -1;
+      // the token is read (one of the tokens pending); the frame it opens, if any, adds its own
+      counts[top]--;
+      pending += opens - 1;
+      if (opens > 0) {
+        counts[depth] = opens;
+        frames[depth++] = frame;
+      }
       // close the frames that are complete; a definition's keys are followed by its values
       while (depth > 0 && counts[depth - 1] === 0) {
         if (frames[depth - 1] === NOT_KEYS) {
