@@ -280,8 +280,10 @@ describe("compressed request bodies: readBody and readBodyValues", () => {
         status: 413,
         message: "Body exceeds maxBytes (4194304 bytes)",
       });
+      // far below the 1 GiB the body inflates to; RSS also holds garbage not yet collected, so
+      // the bound leaves room for a busy host's late collections
       const grown = process.memoryUsage().rss - rss;
-      assert.ok(grown < 64 << 20, `${read}: rss grew by ${grown} bytes`);
+      assert.ok(grown < 192 << 20, `${read}: rss grew by ${grown} bytes`);
       // decoding stopped at the bound: a few 64 KiB chunks of the body were read, then cancelled
       await new Promise((resolve) => setTimeout(resolve, 0));
       assert.ok(seen.cancelled, read);
