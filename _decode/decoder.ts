@@ -73,17 +73,13 @@ import {
   valueCache,
 } from "../_strings/string_cache.ts";
 import {
-  closeLatin1Window,
+  closeInputWindow,
+  longString,
   MAX_SLICED,
-  sliceAsciiString,
-  sliceLongFromWindow,
-} from "../_strings/latin1_window.ts";
-import {
-  batchedString,
-  closeUtf8Batch,
   nonAsciiString,
+  sliceAsciiString,
   UTF8_BATCHES,
-} from "../_strings/utf8_batch.ts";
+} from "../_strings/input_window.ts";
 import type { Structure } from "../_core/options.ts";
 import type { DecodeContext } from "./context.ts";
 
@@ -459,7 +455,7 @@ function readString(length: number): string {
 /**
  * A string that neither cache nor window takes (so a medium one is not ASCII), where there are
  * batches (Bun, Deno): from a batch of the non-ASCII strings around it
- * (`_strings/utf8_batch.ts`). A function of its own, so that `readString`'s path for cached and
+ * (`_strings/input_window.ts`). A function of its own, so that `readString`'s path for cached and
  * windowed strings stays as short as without batches (with this code inside it, JavaScriptCore
  * decodes every string slower).
  */
@@ -469,7 +465,7 @@ function otherString(start: number, end: number): string {
     return nonAsciiString(src, view, start, end, srcEnd);
   }
   if (length <= MAX_SLICED) return decodeString(src, start, end);
-  return sliceLongFromWindow(src, view, start, end) ?? batchedString(src, start, end);
+  return longString(src, view, start, end);
 }
 
 // Short string values often repeat (statuses, names, enum-like fields), and a cache hit saves
@@ -1465,8 +1461,7 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   extensionDecoders = ctx.extensions.decoders();
   bundle = null;
   references = null;
-  closeLatin1Window(); // the window and the batch are of the input, which changes here
-  closeUtf8Batch();
+  closeInputWindow(); // the window and the batch are of the input, which changes here
 }
 
 function finish(): void {
@@ -1476,8 +1471,7 @@ function finish(): void {
   // let the input be collected (but for the kept view's input: see keptViewInput)
   src = EMPTY;
   view = null;
-  closeLatin1Window();
-  closeUtf8Batch();
+  closeInputWindow();
 }
 
 /** Reads one top-level value at `position` with a fresh budget and depth. */

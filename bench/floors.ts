@@ -40,7 +40,7 @@
 
 import { pack, Packr, Unpackr } from "../mod.ts";
 import { writeAsciiRun } from "../_strings/utf8.ts";
-import { utf8Slice } from "../_strings/utf8_batch.ts";
+import { utf8Slice } from "../_strings/input_window.ts";
 import { formatTime, medianSlices } from "./_measure.ts";
 import { payloads, testdataFile } from "./_payloads.ts";
 import { option, RUNTIME } from "./_runtime.ts";

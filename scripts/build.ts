@@ -41,8 +41,7 @@ const INSTALLERS = [
  * first to the second): the mechanisms that only Deno and Bun use, statically switched off.
  */
 const BROWSER_VARIANTS: Record<string, string> = {
-  "_strings/latin1_window.ts": "_strings/latin1_window_browser.ts",
-  "_strings/utf8_batch.ts": "_strings/utf8_batch_browser.ts",
+  "_strings/input_window.ts": "_strings/input_window_browser.ts",
   "_strings/utf8_writer.ts": "_strings/utf8_writer_browser.ts",
 };
 /** Bundles that must contain no code generation at all. */

@@ -92,6 +92,8 @@ const ENCODER = "_encode/encoder.ts";
 const CACHE = "_strings/string_cache.ts";
 const THRESHOLDS = "_core/thresholds.ts";
 const UTF8 = "_strings/utf8.ts";
+const INPUT_WINDOW = "_strings/input_window.ts";
+const INPUT_WINDOW_BROWSER = "_strings/input_window_browser.ts";
 
 /** The inventory: each mechanism and the code that implements it, in the docs' order. */
 const MECHANISMS: readonly Mechanism[] = [
@@ -185,17 +187,17 @@ const MECHANISMS: readonly Mechanism[] = [
     name: "Latin-1 window",
     browserOff: true,
     code: [
-      { module: "_strings/latin1_window.ts", whole: true },
-      { module: "_strings/latin1_window_browser.ts", whole: true },
+      // the module of both (the batch's declarations below go to its row)
+      { module: INPUT_WINDOW, whole: true },
+      { module: INPUT_WINDOW_BROWSER, whole: true },
       {
         module: THRESHOLDS,
         names: ["MIN_SLICED", "MAX_SLICED_WITH_LATIN1", "WINDOW_BYTES", "NEAR_BYTES"],
       },
       { module: UTF8, names: ["isAsciiIn", "isAsciiBytes"] },
       { module: DECODER, within: "readString", nodes: ["if (length >= MIN_SLICED"] },
-      { module: DECODER, within: "otherString", spans: [["sliceLongFromWindow(", "??"]] },
-      { module: DECODER, within: "begin", nodes: ["closeLatin1Window()"] },
-      { module: DECODER, within: "finish", nodes: ["closeLatin1Window()"] },
+      { module: DECODER, within: "begin", nodes: ["closeInputWindow()"] },
+      { module: DECODER, within: "finish", nodes: ["closeInputWindow()"] },
     ],
   },
   {
@@ -203,8 +205,49 @@ const MECHANISMS: readonly Mechanism[] = [
     name: "UTF-8 batches",
     browserOff: true,
     code: [
-      { module: "_strings/utf8_batch.ts", whole: true },
-      { module: "_strings/utf8_batch_browser.ts", whole: true },
+      {
+        module: INPUT_WINDOW,
+        names: [
+          "utf8Slice",
+          "decodeStretch",
+          "UTF8_BATCHES",
+          "SHORTEST",
+          "MAX_STRINGS",
+          "starts",
+          "lengths",
+          "stretch",
+          "batchText",
+          "pieceStarts",
+          "pieceEnds",
+          "count",
+          "next",
+          "lastStart",
+          "walkedTo",
+          "nonAsciiEnd",
+          "counts",
+          "nonAsciiString",
+          "utf8BatchCounts",
+          "batchedString",
+          "openBatch",
+          "piece",
+          "cutText",
+        ],
+      },
+      {
+        module: INPUT_WINDOW,
+        within: "closeInputWindow",
+        nodes: [
+          "if (lastStart === -1",
+          'batchText = ""',
+          "count = next = 0",
+          "lastStart = walkedTo",
+        ],
+      },
+      { module: INPUT_WINDOW, within: "longString", nodes: ["return batchedString("] },
+      {
+        module: INPUT_WINDOW_BROWSER,
+        names: ["utf8Slice", "UTF8_BATCHES", "nonAsciiString", "utf8BatchCounts"],
+      },
       {
         module: THRESHOLDS,
         names: ["BATCH_BYTES", "BATCH_LONGEST", "BATCH_LOOKAHEAD", "FILL_GAP", "MAX_GAP"],
@@ -212,8 +255,6 @@ const MECHANISMS: readonly Mechanism[] = [
       { module: "_format/token_walker.ts", names: ["tokenSize"] },
       { module: DECODER, names: ["otherString"] },
       { module: DECODER, within: "readString", spans: [["UTF8_BATCHES ?", ":"]] },
-      { module: DECODER, within: "begin", nodes: ["closeUtf8Batch()"] },
-      { module: DECODER, within: "finish", nodes: ["closeUtf8Batch()"] },
     ],
   },
   {

@@ -1,6 +1,6 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // Medium ASCII strings (13..256 bytes) are sliced out of a Latin-1 window of the input
-// (_strings/latin1_window.ts) when another one came shortly before, and longer ones when a window already
+// (_strings/input_window.ts) when another one came shortly before, and longer ones when a window already
 // open covers them (lengths 257..300 below). Whatever the window holds, a string
 // must decode exactly as TextDecoder decodes its bytes (and as msgpackr does): non-ASCII and
 // ill-formed bytes in any position, a window cut by the input's end, a buffer whose bytes change

@@ -1,7 +1,7 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // A decode nested inside another (a custom extension's `unpack`, or `getStructures`, calling
-// `unpack`) has an input of its own, but the Latin-1 window (_strings/latin1_window.ts) and the
-// UTF-8 batch (_strings/utf8_batch.ts) are module state that knows strings by their offsets only.
+// `unpack`) has an input of its own, but the Latin-1 window and the UTF-8 batch
+// (_strings/input_window.ts) are module state that knows strings by their offsets only.
 // The decoder closes both whenever its input changes (`begin` and `finish` in _decode/decoder.ts):
 // the nested decode must never slice a string from the outer input's window or take one from its
 // batch, and the outer decode must never take one from the nested input's after it returns.
@@ -21,9 +21,13 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Packr, unpack, Unpackr, type UnpackrOptions } from "../mod.ts";
-import { MAX_SLICED, MIN_SLICED } from "../_strings/latin1_window.ts";
-import { UTF8_BATCHES, utf8BatchCounts } from "../_strings/utf8_batch.ts";
-import { latin1Slice } from "../_strings/latin1_window.ts";
+import {
+  latin1Slice,
+  MAX_SLICED,
+  MIN_SLICED,
+  UTF8_BATCHES,
+  utf8BatchCounts,
+} from "../_strings/input_window.ts";
 import { EAGER_VIEW_MIN_INPUT } from "../_core/bytes.ts";
 import { compilesDuring } from "./_util.ts";
 

@@ -1,6 +1,6 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // On Bun and Deno, non-ASCII strings of medium length are decoded a batch at a time
-// (_strings/utf8_batch.ts): the decoder looks ahead for the next ones, copies the stretch of input they
+// (_strings/input_window.ts): the decoder looks ahead for the next ones, copies the stretch of input they
 // lie in with 0 bytes over everything between them, decodes it in one call and cuts the text at
 // the U+0000 after each string. Whatever the batch holds, every
 // string must decode exactly as TextDecoder decodes its own bytes: ill-formed bytes at either end,
@@ -15,12 +15,12 @@ import { IncompleteDataError, pack, Packr, unpack, unpackMultiple, Unpackr } fro
 import * as noEval from "../../no_eval.ts";
 import { UnpackrStream } from "../../stream.ts";
 import {
-  batchedString,
-  closeUtf8Batch,
+  closeInputWindow,
+  longString,
   nonAsciiString,
   UTF8_BATCHES,
   utf8BatchCounts,
-} from "../../_strings/utf8_batch.ts";
+} from "../../_strings/input_window.ts";
 import { encodeArray, isDeno, random, strOf } from "../_util.ts";
 import { EAGER_VIEW_MIN_INPUT } from "../../_core/bytes.ts";
 
@@ -352,18 +352,18 @@ describe("non-ASCII strings decoded in batches", () => {
     assert.equal(bytes[1], 0xbe); // fixstr of 30 bytes
     // the first string is decoded alone, the second opens a batch of the others
     const at = (i: number) => 2 + 31 * i;
-    closeUtf8Batch();
+    closeInputWindow();
     const before = utf8BatchCounts().batches;
     assert.equal(nonAsciiString(bytes, view, at(0), at(0) + 30, bytes.length), strings[0]);
     assert.equal(nonAsciiString(bytes, view, at(1), at(1) + 30, bytes.length), strings[1]);
     assert.equal(utf8BatchCounts().batches, before + 1);
     // the same start with another length: decoded from exactly those bytes
     assert.equal(
-      batchedString(bytes, at(2), at(2) + 12),
+      longString(bytes, view, at(2), at(2) + 12),
       utf8.decode(bytes.subarray(at(2), at(2) + 12)),
     );
-    assert.equal(batchedString(bytes, at(3), at(3) + 30), strings[3]);
-    closeUtf8Batch();
+    assert.equal(longString(bytes, view, at(3), at(3) + 30), strings[3]);
+    closeInputWindow();
   });
 
   test("unpackMultiple and streams cut anywhere give the same strings", async () => {

@@ -9,12 +9,44 @@ import {
   BATCH_LOOKAHEAD as LOOKAHEAD,
   FILL_GAP,
   MAX_GAP,
+  MAX_SLICED_WITH_LATIN1,
   MIN_SLICED,
+  NEAR_BYTES,
+  WINDOW_BYTES,
 } from "../_core/thresholds.ts";
 import { HEADER_SIZE, lengthAt } from "../_format/tokens.ts";
 import { tokenSize } from "../_format/token_walker.ts";
 
-// Non-ASCII strings of a stretch of input decoded together (Bun and Deno).
+// Medium-length strings sliced out of a larger decoded piece of the decoder's input: ASCII ones
+// from a Latin-1 window, non-ASCII ones from a UTF-8 batch (Deno, Bun; Node has the window only).
+//
+// Making a string from bytes costs a call into the runtime (`utf8Slice` / `latin1Slice`, about
+// the same whatever the length up to a few hundred bytes), while slicing a string that already
+// exists is an engine builtin, several times cheaper, that shares the characters instead of
+// copying them (V8: slices of 13 characters or more; JavaScriptCore: all). msgpackr's native
+// addon does the same: it makes the strings of a stretch of input as one Latin-1 string and its
+// JavaScript slices them. Both pieces are of the decoder's current input: the decoder closes them
+// (`closeInputWindow`) whenever its input changes (a decode starting, one inside it, and its end).
+//
+// The cost of sharing: a kept string is a slice of its piece, so a string kept after the decode
+// keeps up to WINDOW_BYTES of Latin-1 text or BATCH_BYTES UTF-16 units alive (msgpackr's blocks
+// reach 6,000 bytes), never the input itself. Chosen by measurement: npm run bench:paired:deno /
+// :bun (sample-large.json, 1,000 log events; unicode text).
+//
+// ---- the Latin-1 window ----
+//
+// `sliceAsciiString` turns up to WINDOW_BYTES of the input, from a string that needs it, into one
+// Latin-1 string with one `latin1Slice` call, and slices the following ASCII strings out of it
+// while they lie inside (ASCII reads the same in Latin-1 and UTF-8; the headers and other values
+// between them are in the window too, and never read). A window costs about two calls' worth (the
+// call and the copy), so one is opened only for a string that comes within NEAR_BYTES of the
+// previous medium string: a lone one is made on its own (a window for each of a few strings
+// scattered through the input costs more than it saves). A window's call costs mostly a fixed
+// amount, whatever its length up to a few KiB, so an open window reaches WINDOW_BYTES, four times
+// NEAR_BYTES: a large payload takes a few large windows instead of many small ones. Strings longer
+// than MAX_SLICED are made on their own, unless an open window covers them (`longString`).
+//
+// ---- the UTF-8 batch ----
 //
 // Making a string from non-ASCII UTF-8 costs a runtime call each, and for strings of a few dozen
 // bytes the fixed cost of the call is most of it; one call over many strings' bytes pays it once.
@@ -28,7 +60,6 @@ import { tokenSize } from "../_format/token_walker.ts";
 // string. The decoder then slices each string out of that text when it reaches it. A lone
 // non-ASCII string is decoded on its own, with no lookahead. One copy of the stretch with zeros in
 // its gaps costs less than copying each string's bytes into place.
-// Chosen by measurement: npm run bench:paired:deno / :bun (unicode text).
 //
 // Every string is what decoding its bytes alone gives: a 0 byte is ASCII, so it ends any UTF-8
 // sequence before it and starts none, and ill-formed bytes at the end of one string or the start
@@ -47,25 +78,30 @@ import { tokenSize } from "../_format/token_walker.ts";
 // need not: the decoder takes a batched string only at the same start and length, so a string is
 // always the decoding of exactly the bytes the decoder asked for, and one it never asks for is
 // simply not used.
-//
-// The cost of sharing, as for the Latin-1 window: each string is a piece of the batch's text, so a
-// string kept after the decode keeps the text alive, up to BATCH_BYTES UTF-16 units (8 KiB).
 
 const runtime = globalThis as {
   Bun?: unknown;
   Deno?: unknown;
-  Buffer?: { prototype: { utf8Slice?: unknown } };
+  Buffer?: { prototype: { latin1Slice?: unknown; utf8Slice?: unknown } };
 };
-const bufferUtf8Slice = runtime.Buffer?.prototype.utf8Slice;
+const bufferMethods = runtime.Buffer?.prototype;
+/** `Buffer.prototype.latin1Slice` where the runtime has it (Deno, Bun, Node), else `null`. */
+export const latin1Slice: SliceMethod | null = typeof bufferMethods?.latin1Slice === "function"
+  ? bufferMethods.latin1Slice as SliceMethod
+  : null;
 /**
  * `Buffer.prototype.utf8Slice` on Deno and Bun, where it decodes as `TextDecoder` does, else
  * `null`.
  */
 export const utf8Slice: SliceMethod | null =
   (runtime.Bun !== undefined || runtime.Deno !== undefined) &&
-    typeof bufferUtf8Slice === "function"
-    ? bufferUtf8Slice as SliceMethod
+    typeof bufferMethods?.utf8Slice === "function"
+    ? bufferMethods.utf8Slice as SliceMethod
     : null;
+
+export { MIN_SLICED };
+/** Longest string taken from a window; 0 where there is no `latin1Slice` (browsers). */
+export const MAX_SLICED: number = latin1Slice !== null ? MAX_SLICED_WITH_LATIN1 : 0;
 
 /**
  * Decodes `stretch[0, length)`: with `utf8Slice` on Bun; with `TextDecoder` on Deno, whose
@@ -93,7 +129,14 @@ const MAX_STRINGS = 1 + Math.floor((BATCH_BYTES - MIN_SLICED) / (1 + SHORTEST));
 // before it, and the lookahead stops this far past the last string it took: a lone non-ASCII
 // string among ASCII text (sample-large.json has two) costs no walk.
 
-// The batch is of the decoder's current input: the decoder closes it whenever its input changes.
+// The window: `windowText` is the input's bytes [windowStart, windowEnd) as Latin-1.
+let windowText = "";
+let windowStart = 0;
+let windowEnd = 0;
+/** Where the last ASCII medium string ended (-Infinity: none since the window was closed). */
+let asciiEnd = -Infinity;
+
+// The batch.
 const starts = new Int32Array(MAX_STRINGS);
 const lengths = new Int32Array(MAX_STRINGS);
 /** The batch's stretch of input with 0 in its gaps, and a 0 after it. */
@@ -112,9 +155,53 @@ let lastStart = -1;
 /** Where the last lookahead stopped: strings before it are not looked for again. */
 let walkedTo = -1;
 /** Where the last non-ASCII string the decoder asked for ended. */
-let previousEnd = -Infinity;
+let nonAsciiEnd = -Infinity;
 /** Batches made and lookaheads walked so far in this process (for tests). */
 const counts = { batches: 0, lookaheads: 0 };
+
+/**
+ * Forgets the window and the batch: called whenever the decoder's input changes (the same bytes
+ * may hold another message by the next call), and when a decode ends, so both can be collected.
+ */
+export function closeInputWindow(): void {
+  windowText = "";
+  windowStart = windowEnd = 0;
+  asciiEnd = nonAsciiEnd = -Infinity;
+  if (lastStart === -1 && walkedTo === -1) return;
+  batchText = "";
+  count = next = 0;
+  lastStart = walkedTo = -1;
+}
+
+/**
+ * `bytes[start, end)` (the decoder's input, `view` a DataView of it or null;
+ * MIN_SLICED ≤ length ≤ MAX_SLICED, inside `bytes[0, limit)`) when it is all ASCII: a slice of
+ * the current window, opening a window at `start` when the string lies outside the current one
+ * and near the previous medium string, or a string of its own when it is not near one. `null`
+ * when it is not ASCII (the caller decodes it as UTF-8).
+ */
+export function sliceAsciiString(
+  bytes: Uint8Array,
+  view: DataView | null,
+  start: number,
+  end: number,
+  limit: number,
+): string | null {
+  if (!isAsciiIn(view, bytes, start, end)) return null;
+  const previousEnd = asciiEnd;
+  asciiEnd = end;
+  if (start < windowStart || end > windowEnd) {
+    // a lone string: made on its own, except in a small input (no view), whose window covers
+    // all the rest of it (under 512 bytes) for about the cost of the string's own call
+    if (start - previousEnd > NEAR_BYTES && view !== null) {
+      return latin1Slice!.call(bytes, start, end);
+    }
+    windowStart = start;
+    windowEnd = Math.min(limit, start + WINDOW_BYTES);
+    windowText = latin1Slice!.call(bytes, start, windowEnd);
+  }
+  return windowText.slice(start - windowStart, end - windowStart);
+}
 
 /**
  * `bytes[start, end)` (the decoder's input, `view` a DataView of it, `limit` the end of its
@@ -131,8 +218,8 @@ export function nonAsciiString(
   limit: number,
 ): string {
   if (start <= lastStart) return batchedString(bytes, start, end);
-  const near = start - previousEnd <= MAX_GAP;
-  previousEnd = end;
+  const near = start - nonAsciiEnd <= MAX_GAP;
+  nonAsciiEnd = end;
   if (near && start >= walkedTo) {
     const text = openBatch(bytes, view, start, end, limit);
     if (text !== null) return text;
@@ -141,33 +228,43 @@ export function nonAsciiString(
 }
 
 /**
- * `bytes[start, end)` (the decoder's input) decoded as UTF-8: from the current batch when it
- * holds that string, else alone. For strings longer than MAX_SLICED, which only a batch opened
- * at a shorter one takes. Call only where {@linkcode UTF8_BATCHES}.
+ * `bytes[start, end)` (the decoder's input, `view` a DataView of it or null; a long string: over
+ * MAX_SLICED bytes) decoded as UTF-8: a slice of the open window when it lies inside it and is
+ * ASCII, else from the current batch when it holds that string, else alone. A long string never
+ * opens a window or a batch, but one that an open window already covers costs its ASCII test and
+ * a slice instead of a call that copies it again, and a batch opened at a shorter string may
+ * hold it. Call only where {@linkcode UTF8_BATCHES}.
  */
-export function batchedString(bytes: Uint8Array, start: number, end: number): string {
-  if (start <= lastStart) {
-    while (next < count && starts[next] < start) next++;
-    if (next < count && starts[next] === start && lengths[next] === end - start) {
-      previousEnd = end;
-      return piece(next++);
-    }
+export function longString(
+  bytes: Uint8Array,
+  view: DataView | null,
+  start: number,
+  end: number,
+): string {
+  if (start >= windowStart && end <= windowEnd && isAsciiIn(view, bytes, start, end)) {
+    return windowText.slice(start - windowStart, end - windowStart);
   }
-  return decodeString(bytes, start, end);
-}
-
-/** Forgets the batch: the decoder's input changed (a decode starting, or ending). */
-export function closeUtf8Batch(): void {
-  previousEnd = -Infinity;
-  if (lastStart === -1 && walkedTo === -1) return;
-  batchText = "";
-  count = next = 0;
-  lastStart = walkedTo = -1;
+  return batchedString(bytes, start, end);
 }
 
 /** Batches made and lookaheads walked so far in this process (for tests). */
 export function utf8BatchCounts(): { batches: number; lookaheads: number } {
   return { ...counts };
+}
+
+/**
+ * `bytes[start, end)` (the decoder's input) decoded as UTF-8: from the current batch when it
+ * holds that string (the same start and length), else alone.
+ */
+function batchedString(bytes: Uint8Array, start: number, end: number): string {
+  if (start <= lastStart) {
+    while (next < count && starts[next] < start) next++;
+    if (next < count && starts[next] === start && lengths[next] === end - start) {
+      nonAsciiEnd = end;
+      return piece(next++);
+    }
+  }
+  return decodeString(bytes, start, end);
 }
 
 /**
