@@ -89,8 +89,6 @@ const EMPTY = new Uint8Array(0);
 let src: Uint8Array = EMPTY;
 let srcEnd = 0;
 let position = 0;
-/** `true` from `begin` to `finish`; a decode that starts meanwhile runs in `withSavedState`. */
-let decoding = false;
 /**
  * A DataView of `src`: the one kept by a previous decode of the same array (see `keptView`), else
  * one made when the decode starts for an input of {@linkcode EAGER_VIEW_MIN_INPUT} bytes or more,
@@ -100,11 +98,8 @@ let decoding = false;
 let view: DataView | null = null;
 let context: DecodeContext;
 let recordTypes: (RecordType | undefined)[] = [];
-/** The decoding instance has shared structures or `getStructures`: empty slots may resolve. */
-let sharedStructuresPossible = false;
 /** The `fatal` option of the decoding instance. */
 let fatalStrings = false;
-let extensionDecoders: readonly (Extension | undefined)[] = [];
 /**
  * Values that the containers of the top-level value may still announce: it starts at the bytes
  * the value may take, and every array element, map key and value and record field announced
@@ -112,14 +107,7 @@ let extensionDecoders: readonly (Extension | undefined)[] = [];
  * the same trailing bytes are refused together, however each looks alone.
  */
 let budget = 0;
-/**
- * Heap bytes that values much larger than their smallest encoding may still take (see
- * `chargeHeap`); set per decode call from the input size.
- */
-let heapAllowance = 0;
 let depth = 0;
-let bundle: StringBundle | null = null;
-let references: Map<number, Reference> | null = null;
 /**
  * The shape node of the key whose value is being read by `readShapedMap`, null elsewhere: a map
  * read as that value predicts its first key from the node's `valueHot`. Only a prediction (the
@@ -128,6 +116,44 @@ let references: Map<number, Reference> | null = null;
  * the next decode is ever compared (its key slots are reused).
  */
 let valueKey: MapShape | null = null;
+
+/**
+ * The state of the decode in progress that is read once per decode or once per value of a kind
+ * (an extension, a record slot not yet defined, a Map, a bundle, a reference), never per byte:
+ * one object, so a decode nested in another swaps in a fresh one and swaps the outer one back in
+ * one assignment. The state read per value or per container stays in the module-level variables
+ * above, which `saveHot` lists.
+ */
+interface DecodeSession {
+  /**
+   * `true` from `begin` to `finish`, and in the session of a decode nested in another: a decode
+   * that starts meanwhile runs in `withSavedState`, and is not the outermost one.
+   */
+  decoding: boolean;
+  /** The decoding instance has shared structures or `getStructures`: empty slots may resolve. */
+  sharedStructuresPossible: boolean;
+  extensionDecoders: readonly (Extension | undefined)[];
+  /**
+   * Heap bytes that values much larger than their smallest encoding may still take (see
+   * `chargeHeap`); set per decode call from the input size.
+   */
+  heapAllowance: number;
+  bundle: StringBundle | null;
+  references: Map<number, Reference> | null;
+}
+
+function newDecodeSession(nested: boolean): DecodeSession {
+  return {
+    decoding: nested,
+    sharedStructuresPossible: false,
+    extensionDecoders: [],
+    heapAllowance: 0,
+    bundle: null,
+    references: null,
+  };
+}
+
+let session: DecodeSession = newDecodeSession(false);
 
 interface StringBundle {
   /** Strings with non-ASCII characters (referenced by `c1` + a negative or zero count). */
@@ -181,7 +207,7 @@ const DEFINITION_KEY_HEAP = 16;
 const BUFFER_HEAP = 200;
 
 function chargeHeap(cost: number, offset: number): void {
-  if ((heapAllowance -= cost) < 0) {
+  if ((session.heapAllowance -= cost) < 0) {
     throw invalid(
       `Input would allocate more memory than allowed for its size (${HEAP_ALLOWANCE_PER_INPUT_BYTE} bytes per input byte, at least 16 MiB)`,
       offset,
@@ -278,7 +304,7 @@ export function read(): unknown {
     case 0xc0:
       return null;
     case 0xc1:
-      return bundle === null ? C1 : readBundledString();
+      return session.bundle === null ? C1 : readBundledString();
     case 0xc2:
       return false;
     case 0xc3:
@@ -848,7 +874,7 @@ function readRecordOrInteger(token: number): unknown {
   let type = recordTypes[slot];
   if (type === undefined) {
     // plain MessagePack from any encoder: without shared structures it is just the integer
-    if (!sharedStructuresPossible) return token;
+    if (!session.sharedStructuresPossible) return token;
     type = resolveRecordSlot(slot);
     if (type === undefined) return token;
   }
@@ -991,7 +1017,7 @@ function readFixExt1(headerOffset: number): unknown {
     position++;
     return readOneByteDefinition();
   }
-  const custom = extensionDecoders[type];
+  const custom = session.extensionDecoders[type];
   if (custom !== undefined && !custom.unpack && custom.read) {
     position += 2; // type and the filler byte: the extension's data is the next value
     const data = readNested();
@@ -1006,7 +1032,8 @@ function readExtension(length: number, headerOffset: number): unknown {
     // a timestamp's header says all there is to judge: a wrong length is refused before its
     // payload is waited for (a stream fed `c9 80 00 00 00 ff` does not wait for 2 GiB)
     if (
-      position < srcEnd && src[position] === 0xff && extensionDecoders[0xff] === undefined &&
+      position < srcEnd && src[position] === 0xff &&
+      session.extensionDecoders[0xff] === undefined &&
       !isTimestampLength(length)
     ) {
       throw invalid(timestampLengthProblem(length), headerOffset);
@@ -1016,7 +1043,7 @@ function readExtension(length: number, headerOffset: number): unknown {
   const type = src[position++];
   const start = position;
   position += length;
-  const custom = extensionDecoders[type];
+  const custom = session.extensionDecoders[type];
   if (custom !== undefined) return readCustomExtension(custom, type, start, length, headerOffset);
   switch (type) {
     case 0x00: // undefined (the notepack convention)
@@ -1241,7 +1268,7 @@ function readIdentified(start: number, length: number, headerOffset: number): un
     target = new Set();
   } else target = {};
   const entry: Reference = { target, used: false };
-  (references ??= new Map()).set(id, entry);
+  (session.references ??= new Map()).set(id, entry);
   const value = readNested();
   if (!entry.used) return entry.target = value;
   // a cycle: the placeholder was handed out, so fill it with what was read
@@ -1271,7 +1298,7 @@ function extensionTypeAt(offset: number): number {
 
 function readPointer(start: number, length: number, headerOffset: number): unknown {
   const id = referenceId(start, length, headerOffset, "reference pointer");
-  const entry = references?.get(id);
+  const entry = session.references?.get(id);
   if (entry === undefined) throw invalid(`Reference to undefined id ${id}`, headerOffset);
   entry.used = true;
   return entry.target;
@@ -1292,7 +1319,7 @@ function readBundle(start: number, length: number): unknown {
   position = stringsAt;
   const nonAscii = readBundleString();
   const ascii = readBundleString();
-  bundle = {
+  session.bundle = {
     nonAscii,
     ascii,
     nonAsciiPosition: 0,
@@ -1334,7 +1361,7 @@ function readBundledString(): string {
   } else {
     count = readNested();
   }
-  const active = bundle!;
+  const active = session.bundle!;
   if (typeof count !== "number" || !Number.isInteger(count)) {
     throw invalid("Bundled string length must be an integer", offset);
   }
@@ -1351,94 +1378,45 @@ function readBundledString(): string {
 // ---- entry points ------------------------------------------------------------------------------
 
 /**
- * The state of a decode in progress that a decode nested in it saves and restores: every
- * module-level variable of the decode in progress, and `triedLoading` of its record table.
- * `saveState` builds it as one object literal of this type and `restoreState` destructures every
- * field, so a field added here and missing from either fails `deno check`.
- *
- * Module-level variables that need no saving, because a nested decode leaves them valid for the
- * outer one: `floatsBeforeView` (it only decides when the outer decode makes its view),
- * `valueKey` (a prediction: the key's bytes are compared anyway), `stackTop` (maps take and give
- * back slots in nesting order, and the slots above it are free), the kept view (kept across
- * decodes by design; `view` itself is saved), and the Latin-1 window and the UTF-8 batch (of one
- * input: every decode closes them when it starts and when it ends, and the outer one reopens them
- * from its own input).
+ * The module-level variables of the decode in progress that a decode nested in it saves and
+ * restores, besides `session` and `triedLoading` of its record table: their one list.
+ * `HotState` is its type and `restoreHot` takes every field, so a field missing there fails
+ * `deno check`; tests/saved_state_test.ts checks that every module-level variable is listed here,
+ * is `session`, or is named there as needing no saving: `floatsBeforeView` (it only decides when
+ * the outer decode makes its view), `valueKey` (a prediction: the key's bytes are compared
+ * anyway), `stackTop` (maps take and give back slots in nesting order, and the slots above it are
+ * free), and the kept view (kept across decodes by design; `view` itself is saved). The Latin-1
+ * window and the UTF-8 batch are of one input: every decode closes them when it starts and when
+ * it ends, and the outer one reopens them from its own input.
  */
-interface SavedState {
-  src: Uint8Array;
-  srcEnd: number;
-  position: number;
-  decoding: boolean;
-  context: DecodeContext;
-  recordTypes: (RecordType | undefined)[];
-  sharedStructuresPossible: boolean;
-  fatalStrings: boolean;
-  extensionDecoders: readonly (Extension | undefined)[];
-  budget: number;
-  heapAllowance: number;
-  depth: number;
-  bundle: StringBundle | null;
-  references: Map<number, Reference> | null;
-  view: DataView | null;
-  /** `context.records.triedLoading`: whether this decode has called `getStructures` yet. */
-  triedLoading: boolean;
+function saveHot() {
+  // deno-fmt-ignore
+  return { src, srcEnd, position, view, context, recordTypes, fatalStrings, budget, depth };
 }
 
-function saveState(): SavedState {
-  return {
-    src,
-    srcEnd,
-    position,
-    decoding,
-    context,
-    recordTypes,
-    sharedStructuresPossible,
-    fatalStrings,
-    extensionDecoders,
-    budget,
-    heapAllowance,
-    depth,
-    bundle,
-    references,
-    view,
-    triedLoading: context?.records.triedLoading,
-  }; // deno-fmt-ignore
-}
+type HotState = ReturnType<typeof saveHot>;
 
-function restoreState(saved: SavedState): void {
-  let triedLoading: boolean;
-  // Takes what the list below leaves over: its type holds no field, so a field of SavedState
-  // missing from the list fails `deno check`.
+function restoreHot(saved: HotState): void {
+  // Takes what the list leaves over: its type holds no field, so a field of HotState missing
+  // from the list fails `deno check`.
   let _unrestored: { [field: string]: never };
-  ({
-    src,
-    srcEnd,
-    position,
-    decoding,
-    context,
-    recordTypes,
-    sharedStructuresPossible,
-    fatalStrings,
-    extensionDecoders,
-    budget,
-    heapAllowance,
-    depth,
-    bundle,
-    references,
-    view,
-    triedLoading,
-    ..._unrestored
-  } = saved); // deno-fmt-ignore
-  if (context !== undefined) context.records.triedLoading = triedLoading;
+  // deno-fmt-ignore
+  ({ src, srcEnd, position, view, context, recordTypes, fatalStrings, budget, depth, ..._unrestored } = saved);
 }
 
 /** Saves the decode in progress, runs `action`, and restores it, whether `action` throws or not. */
 function withSavedState<T>(action: () => T): T {
-  const saved = saveState();
+  const saved = saveHot();
+  const outerSession = session;
+  // whether this decode has called `getStructures` yet
+  const triedLoading = context?.records.triedLoading;
+  session = newDecodeSession(true);
   try {
     return action();
   } finally {
-    restoreState(saved);
+    session = outerSession;
+    restoreHot(saved);
+    if (context !== undefined) context.records.triedLoading = triedLoading;
   }
 }
 
@@ -1450,24 +1428,28 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   floatsBeforeView = FLOATS_BEFORE_VIEW;
   srcEnd = end;
   position = start;
-  decoding = true;
+  session.decoding = true;
   context = ctx;
   ctx.records.syncShared();
   ctx.records.triedLoading = false;
-  heapAllowance = Math.max(HEAP_ALLOWANCE_FLOOR, (end - start) * HEAP_ALLOWANCE_PER_INPUT_BYTE);
+  session.heapAllowance = Math.max(
+    HEAP_ALLOWANCE_FLOOR,
+    (end - start) * HEAP_ALLOWANCE_PER_INPUT_BYTE,
+  );
   recordTypes = ctx.records.types;
-  sharedStructuresPossible = ctx.records.shared !== null || ctx.records.getStructures !== null;
+  session.sharedStructuresPossible = ctx.records.shared !== null ||
+    ctx.records.getStructures !== null;
   fatalStrings = ctx.fatal;
-  extensionDecoders = ctx.extensions.decoders();
-  bundle = null;
-  references = null;
+  session.extensionDecoders = ctx.extensions.decoders();
+  session.bundle = null;
+  session.references = null;
   closeInputWindow(); // the window and the batch are of the input, which changes here
 }
 
 function finish(): void {
-  decoding = false;
-  references = null;
-  bundle = null;
+  session.decoding = false;
+  session.references = null;
+  session.bundle = null;
   // let the input be collected (but for the kept view's input: see keptViewInput)
   src = EMPTY;
   view = null;
@@ -1484,6 +1466,7 @@ function readTopLevel(): unknown {
   } catch (error) {
     throw classify(error);
   }
+  const bundle = session.bundle;
   if (bundle !== null) {
     // the last bundle's strings follow the value directly (as msgpackr writes them); a pointer
     // into the value, or past a gap, would let reading overlap the strings or skip bytes
@@ -1492,9 +1475,9 @@ function readTopLevel(): unknown {
       throw invalid("String bundle does not start where the value ends", bundle.stringsStart);
     }
     position = bundle.end; // skip the bundle's strings
-    bundle = null;
+    session.bundle = null;
   }
-  references = null;
+  session.references = null;
   if (position > srcEnd) throw incomplete();
   return value;
 }
@@ -1525,7 +1508,7 @@ export function decodeOne(
 ): unknown {
   // nested only when this instance is already decoding: another instance decoding inside an
   // extension runs its own outermost decode of its table (its sequential definitions persist)
-  if (decoding) {
+  if (session.decoding) {
     return withSavedState(() => runOne(ctx, bytes, start, end, ctx.records.decodes > 0));
   }
   return runOne(ctx, bytes, start, end, false);
@@ -1540,7 +1523,7 @@ function runOne(
 ): unknown {
   const records = ctx.records;
   const mark = records.mark();
-  const outermost = !decoding;
+  const outermost = !session.decoding;
   if (outermost) startOutermost();
   begin(ctx, bytes, start, end);
   records.decodes++;
@@ -1603,7 +1586,7 @@ export function decodeMany(
   end: number,
   forEach?: (value: unknown, start: number, end: number) => unknown,
 ): unknown[] | undefined {
-  if (decoding) {
+  if (session.decoding) {
     return withSavedState(() => runMany(ctx, bytes, start, end, forEach, ctx.records.decodes > 0));
   }
   return runMany(ctx, bytes, start, end, forEach, false);
@@ -1620,7 +1603,7 @@ function runMany(
   const records = ctx.records;
   const callMark = records.mark();
   const commit = (ctx.sequential || ctx.persistInMultiple) && !nested;
-  const outermost = !decoding;
+  const outermost = !session.decoding;
   if (outermost) startOutermost();
   begin(ctx, bytes, start, end);
   records.decodes++;

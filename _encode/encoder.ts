@@ -123,18 +123,42 @@ let position = 0;
 /** Where the output of the pack in progress begins in `target`. */
 let start = 0;
 let safeEnd = target.length - 10;
-let encoding = false;
 let context: EncodeContext;
-let customEncoders: readonly Extension[] = [];
 let references: Map<unknown, Reference> | null = null;
-let idsToInsert: Reference[] | null = null;
 let bundle: Bundle | null = null;
-let closedBundles: Bundle[] = [];
 let depth = 0;
-/** Whether this pack may gather large binary values (`writeBytes`): see `gatherOutput`. */
-let gatherLargeBytes = false;
-/** The large binary values this pack gathered so far; null while there are none. */
-let largeBytes: GatheredBytes[] | null = null;
+
+/**
+ * The state of the pack in progress that is read once per pack or once per value of a kind (an
+ * extension's class, a reference id, a bundle, a large binary), never per byte: one object, so a
+ * pack nested in another swaps in a fresh one and swaps the outer one back in one assignment. The
+ * state read per value or per container stays in the module-level variables above, which
+ * `saveHot` lists.
+ */
+interface EncodeSession {
+  /** `true` from the start of a pack to its end; a pack that starts meanwhile is nested. */
+  encoding: boolean;
+  customEncoders: readonly Extension[];
+  idsToInsert: Reference[] | null;
+  closedBundles: Bundle[];
+  /** Whether this pack may gather large binary values (`writeBytes`): see `gatherOutput`. */
+  gatherLargeBytes: boolean;
+  /** The large binary values this pack gathered so far; null while there are none. */
+  largeBytes: GatheredBytes[] | null;
+}
+
+function newEncodeSession(): EncodeSession {
+  return {
+    encoding: false,
+    customEncoders: [],
+    idsToInsert: null,
+    closedBundles: [],
+    gatherLargeBytes: false,
+    largeBytes: null,
+  };
+}
+
+let session: EncodeSession = newEncodeSession();
 
 export interface Reference {
   /** Offset (from `start`) of the object's first byte. */
@@ -437,7 +461,7 @@ function writeObjectValue(value: object): void {
     const reference = references.get(value);
     if (reference !== undefined) {
       // "p" pointer: the object again (ids count from 1 in order of first back-reference)
-      if (reference.id === 0) reference.id = (idsToInsert ??= []).push(reference);
+      if (reference.id === 0) reference.id = (session.idsToInsert ??= []).push(reference);
       target[position++] = 0xd6;
       target[position++] = 0x70;
       targetView.setUint32(position, reference.id);
@@ -1114,6 +1138,7 @@ const TypedArray = Object.getPrototypeOf(Uint8Array);
  * `toJSON`, then functions, and last the object's own properties.
  */
 function writeClassInstance(value: object): void {
+  const customEncoders = session.customEncoders;
   for (let i = 0; i < customEncoders.length; i++) {
     const extension = customEncoders[i];
     if (value instanceof extension.Class!) {
@@ -1259,7 +1284,7 @@ function writeTagged(type: number, array: unknown[]): void {
  */
 function writeBytes(bytes: Uint8Array, code: number): void {
   const length = bytes.length;
-  const gathered = gatherLargeBytes && length >= LARGE_BYTES_MIN;
+  const gathered = session.gatherLargeBytes && length >= LARGE_BYTES_MIN;
   const end = position + (gathered ? 0 : length) + 7;
   if (end > safeEnd) makeRoom(end);
   if (code >= 0 && context.moreTypes) {
@@ -1291,7 +1316,7 @@ function writeBytes(bytes: Uint8Array, code: number): void {
     position += 4;
   }
   if (gathered) {
-    (largeBytes ??= []).push({ bytes, offset: position - start, length });
+    (session.largeBytes ??= []).push({ bytes, offset: position - start, length });
     return;
   }
   target.set(bytes, position);
@@ -1472,7 +1497,7 @@ function closeBundle(open: Bundle): void {
 function writeBundleStrings(open: Bundle): void {
   targetView.setUint32(open.field + start, position - start - open.field);
   open.strings = position - start;
-  closedBundles.push(open);
+  session.closedBundles.push(open);
   bundle = null;
   writeString(open.nonAscii);
   writeString(open.ascii);
@@ -1557,7 +1582,7 @@ function canonicalElements(set: Set<unknown>): unknown[] {
  */
 function insertReferenceIds(ids: Reference[]): void {
   ids.sort((a, b) => a.offset - b.offset);
-  for (const closed of closedBundles) {
+  for (const closed of session.closedBundles) {
     let shift = 0;
     for (const id of ids) if (id.offset > closed.field && id.offset <= closed.strings) shift += 6;
     if (shift) {
@@ -1587,62 +1612,25 @@ function insertReferenceIds(ids: Reference[]): void {
 
 // ---- entry points ------------------------------------------------------------------------------
 
-interface SavedState {
-  target: Bytes;
-  targetView: DataView<ArrayBuffer>;
-  position: number;
-  start: number;
-  safeEnd: number;
-  context: EncodeContext;
-  customEncoders: readonly Extension[];
-  references: Map<unknown, Reference> | null;
-  idsToInsert: Reference[] | null;
-  bundle: Bundle | null;
-  closedBundles: Bundle[];
-  depth: number;
-  gatherLargeBytes: boolean;
-  largeBytes: GatheredBytes[] | null;
-  mapWriters: boolean;
+/**
+ * The module-level variables of the pack in progress that a pack nested in it saves and
+ * restores, besides `session`: its one list. `HotState` is its type and `restoreHot` takes every
+ * field, so a field missing there fails `deno check`; tests/saved_state_test.ts checks that every
+ * module-level variable is listed here, is `session`, or is named there as needing no saving.
+ */
+function saveHot() {
+  // deno-fmt-ignore
+  return { target, targetView, position, safeEnd, start, context, references, bundle, depth, mapWriters };
 }
 
-function saveState(): SavedState {
-  return {
-    target,
-    targetView,
-    position,
-    start,
-    safeEnd,
-    context,
-    customEncoders,
-    references,
-    idsToInsert,
-    bundle,
-    closedBundles,
-    depth,
-    gatherLargeBytes,
-    largeBytes,
-    mapWriters,
-  }; // deno-fmt-ignore
-}
+type HotState = ReturnType<typeof saveHot>;
 
-function restoreState(saved: SavedState): void {
-  ({
-    target,
-    targetView,
-    position,
-    start,
-    safeEnd,
-    context,
-    customEncoders,
-    references,
-    idsToInsert,
-    bundle,
-    closedBundles,
-    depth,
-    gatherLargeBytes,
-    largeBytes,
-    mapWriters,
-  } = saved); // deno-fmt-ignore
+function restoreHot(saved: HotState): void {
+  // Takes what the list leaves over: its type holds no field, so a field of HotState missing
+  // from the list fails `deno check`.
+  let _unrestored: { [field: string]: never };
+  // deno-fmt-ignore
+  ({ target, targetView, position, safeEnd, start, context, references, bundle, depth, mapWriters, ..._unrestored } = saved);
 }
 
 /**
@@ -1656,20 +1644,22 @@ export function packWith(
   flags: number,
   output: OutputBuffer | null,
 ): Bytes {
-  if (!encoding) return encodeTopLevel(ctx, value, flags, output);
-  const saved = saveState();
+  if (!session.encoding) return encodeTopLevel(ctx, value, flags, output);
+  const saved = saveHot();
+  const outerSession = session;
   const structures = ctx.records;
   const nestedSave = structures !== null && structures.packing ? structures.saveForNested() : null;
   let succeeded = false;
   try {
+    session = newEncodeSession();
     target = new Uint8Array(ARENA_SIZE);
     targetView = new DataView(target.buffer);
     const result = encodeValue(ctx, value, flags, null, true);
     succeeded = true;
     return result;
   } finally {
-    restoreState(saved);
-    encoding = true;
+    session = outerSession;
+    restoreHot(saved);
     if (nestedSave !== null) structures!.restoreAfterNested(nestedSave, succeeded);
   }
 }
@@ -1695,8 +1685,8 @@ function encodeTopLevel(
   try {
     return encodeValue(ctx, value, flags, output, false);
   } finally {
-    encoding = false;
-    largeBytes = null;
+    session.encoding = false;
+    session.largeBytes = null;
     if (target.length <= ARENA_KEEP_LIMIT && output === null && !(flags & REUSE_BUFFER_MODE)) {
       arena = target;
       arenaView = targetView;
@@ -1732,15 +1722,15 @@ function encodeValue(
     position += flags & 0xff;
     target.fill(0, start, position); // not bytes left over from a previous pack
   }
-  encoding = true;
+  session.encoding = true;
   context = ctx;
-  customEncoders = ctx.extensions.encoders();
+  session.customEncoders = ctx.extensions.encoders();
   references = ctx.structuredClone ? new Map() : null;
-  idsToInsert = null;
+  session.idsToInsert = null;
   bundle = ctx.bundleStrings && typeof value !== "string"
     ? { nonAscii: "", ascii: "", size: Infinity, field: -1, strings: -1 }
     : null;
-  closedBundles = [];
+  session.closedBundles = [];
   depth = 0;
   // see `mapWriters`: plain objects are map16 maps with nothing inserted among their bytes
   mapWriters = writerCompiler !== null && ctx.records === null && !ctx.variableMap &&
@@ -1748,9 +1738,9 @@ function encodeValue(
   // large binaries are gathered only into a result of its own (not `useBuffer`'s buffer, nor the
   // shared one of REUSE_BUFFER_MODE or BORROW_ARENA), and not when bytes may still move after
   // they are written (reference ids, bundles: offsets shift)
-  gatherLargeBytes = output === null && !(flags & (REUSE_BUFFER_MODE | BORROW_ARENA)) &&
+  session.gatherLargeBytes = output === null && !(flags & (REUSE_BUFFER_MODE | BORROW_ARENA)) &&
     references === null && bundle === null;
-  largeBytes = null;
+  session.largeBytes = null;
   const structures = ctx.records;
   if (structures === null) return finishValue(value, flags, output);
   structures.beginPack();
@@ -1787,9 +1777,9 @@ function finishValue(value: unknown, flags: number, output: OutputBuffer | null)
   }
   if (bundle !== null) context.features!.closeBundle(bundle);
   bundle = null;
-  if (idsToInsert !== null) context.features!.insertReferenceIds(idsToInsert);
+  if (session.idsToInsert !== null) context.features!.insertReferenceIds(session.idsToInsert);
   references = null;
-  idsToInsert = null;
+  session.idsToInsert = null;
   if (flags & REUSE_BUFFER_MODE) {
     const whole = target as ReusedBuffer;
     whole.start = start;
@@ -1802,7 +1792,7 @@ function finishValue(value: unknown, flags: number, output: OutputBuffer | null)
     updateOutput(output, flags);
     return view;
   }
-  if (largeBytes !== null) return gatherOutput(largeBytes);
+  if (session.largeBytes !== null) return gatherOutput(session.largeBytes);
   if (flags & BORROW_ARENA) return target.subarray(start, position);
   return target.slice(start, position);
 }
@@ -1906,7 +1896,7 @@ function afterPack(
       targetView = new DataView(target.buffer);
       return encodeValue(ctx, value, flags, null, true);
     }
-    encoding = false;
+    session.encoding = false;
     return encodeTopLevel(ctx, value, flags, output);
   }
   structures.lastSavedLength = sharedLength;

@@ -562,9 +562,11 @@ const MECHANISMS: readonly Mechanism[] = [
     section: "Encoding",
     name: "Large binaries gathered at the end",
     code: [
+      { module: ENCODER, names: ["gatherOutput"] },
       {
         module: ENCODER,
-        names: ["gatherLargeBytes", "largeBytes", "gatherOutput"],
+        within: "newEncodeSession",
+        nodes: ["gatherLargeBytes: false", "largeBytes: null"],
       },
       { module: THRESHOLDS, names: ["LARGE_BYTES_MIN"] },
       {
@@ -572,15 +574,13 @@ const MECHANISMS: readonly Mechanism[] = [
         within: "writeBytes",
         nodes: ["const gathered =", "if (gathered)", "(gathered ? 0 : length)"],
       },
-      { module: ENCODER, within: "finishValue", nodes: ["if (largeBytes !== null)"] },
-      { module: ENCODER, within: "encodeTopLevel", nodes: ["largeBytes = null;"] },
+      { module: ENCODER, within: "finishValue", nodes: ["if (session.largeBytes !== null)"] },
+      { module: ENCODER, within: "encodeTopLevel", nodes: ["session.largeBytes = null;"] },
       {
         module: ENCODER,
         within: "encodeValue",
-        nodes: ["gatherLargeBytes =", "largeBytes = null;"],
+        nodes: ["session.gatherLargeBytes =", "session.largeBytes = null;"],
       },
-      { module: ENCODER, within: "saveState", spans: [["gatherLargeBytes,", "largeBytes,"]] },
-      { module: ENCODER, within: "restoreState", spans: [["gatherLargeBytes,", "largeBytes,"]] },
     ],
   },
 ];
