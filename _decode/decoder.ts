@@ -12,10 +12,11 @@
 //   Only code running under that decode touches it: the read functions, the record readers (they
 //   call `read`), and the extension and `getStructures` code they call.
 // - A decode that starts while another runs (an extension or `getStructures` calling `unpack`)
-//   runs inside `withSavedState`: `saveState` copies every field of `SavedState` first, and
-//   `restoreState` writes them all back in a `finally`, whether the inner decode returned or
-//   threw. A new module-level variable of the decode in progress becomes a field of `SavedState`,
-//   or joins the list there of variables that need no saving, with the reason.
+//   runs inside `withSavedState`: the hot variables are copied by `saveHot` and written back by
+//   `restoreHot` in a `finally`, and the rest of the decode's state is the `session` object,
+//   swapped for a fresh one and back. A new module-level variable of the decode in progress joins
+//   `saveHot` (the type check then asks `restoreHot` for it) or the session, or the list of
+//   variables that need no saving in tests/saved_state_test.ts, with the reason.
 // - Everything that belongs to an instance (settings, record table, extensions) is reached
 //   through the `DecodeContext` the instance passes in, so instances never affect each other.
 //   What all instances share (the string caches, the shape tree) holds no reference to an input
