@@ -33,17 +33,6 @@ export function toBytes(
   throw new TypeError(`${what} but was a ${kind}`);
 }
 
-// EAGER_VIEW_MIN_INPUT (`_core/thresholds.ts`): decoder inputs this long get their DataView when
-// the decode starts (`_decode/decoder.ts`). On a long input the view pays for itself: floats read
-// faster from a view that exists from the start, and so do the words that maps compare keys by
-// (`readShapedMap`), that the value cache compares strings by and that ASCII tests read. A shorter
-// input makes one only for a 64-bit integer or its seventh float (`FLOATS_BEFORE_VIEW`) and reads
-// those words and bytes with byte loads instead, because there a DataView costs more to make than
-// its reads would save (more than a whole decode of a message of a few hundred bytes, when each
-// message is a fresh array).
-// Chosen by measurement: npm run bench:paired:deno / :bun.
-export { EAGER_VIEW_MIN_INPUT } from "./thresholds.ts";
-
 /**
  * The four bytes at `at` as a little-endian 32-bit word (signed), from byte loads: the form in
  * which the string caches and the shape trees keep encoded strings, four bytes at a time.

@@ -85,7 +85,13 @@ export const MAX_GAP = 512;
 // ---- decoder input -----------------------------------------------------------------------------
 
 /**
- * Decoder inputs this long get their DataView when the decode starts (`_core/bytes.ts` says why).
+ * Decoder inputs this long get their DataView when the decode starts (`_decode/decoder.ts`). On a
+ * long input the view pays for itself: floats read faster from a view that exists from the start,
+ * and so do the words that maps compare keys by (`readShapedMap`), that the value cache compares
+ * strings by and that ASCII tests read. A shorter input makes one only for a 64-bit integer or its
+ * seventh float (`FLOATS_BEFORE_VIEW`) and reads those words and bytes with byte loads instead,
+ * because there a DataView costs more to make than its reads would save (more than a whole decode
+ * of a message of a few hundred bytes, when each message is a fresh array).
  * Chosen by: npm run bench:paired:deno / :bun.
  */
 export const EAGER_VIEW_MIN_INPUT = 512;

@@ -39,7 +39,6 @@ import {
   type MapShape,
   mapShapes,
   markStackUse,
-  MAX_SHAPED_KEYS,
   objectFrom,
   objectOfShape,
   releaseValueStack,
@@ -62,6 +61,7 @@ import {
   EAGER_VIEW_MIN_INPUT,
   FLOATS_BEFORE_VIEW,
   KEPT_VIEW_MAX_BUFFER,
+  MAX_SHAPED_KEYS,
   MIN_SLICED,
 } from "../_core/thresholds.ts";
 import {

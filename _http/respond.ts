@@ -224,11 +224,7 @@ export function respond(request: Request, value: unknown, init: RespondInit = NO
       responseInit = { status, headers: plain.headers };
       if (init.statusText !== undefined) responseInit.statusText = init.statusText;
     }
-    if (mediaType === JSON_TYPE) {
-      return new Response(stringifyJson(value, init.replacer), responseInit);
-    }
-    // the Response copies its body at once, so the packer need not make a copy of its own
-    return new Response(packValue(value, init, true), responseInit);
+    return new Response(valueBody(value, mediaType, init), responseInit);
   }
   const headers = new Headers(init.headers);
   addVary(headers, "Accept");
@@ -248,13 +244,19 @@ export function respond(request: Request, value: unknown, init: RespondInit = NO
     headers.set("content-type", json ? NDJSON_TYPE : mediaType);
     return reply(request, init, encodeStream(value, json, init), responseInit, headers);
   }
-  if (mediaType === JSON_TYPE) {
-    headers.set("content-type", JSON_TYPE);
-    return reply(request, init, stringifyJson(value, init.replacer), responseInit, headers);
-  }
   headers.set("content-type", mediaType);
+  return reply(request, init, valueBody(value, mediaType, init), responseInit, headers);
+}
+
+/** The body of one value: its JSON, or its MessagePack. */
+function valueBody(
+  value: unknown,
+  mediaType: MessagePackMediaType | "application/json",
+  init: RespondInit,
+): Uint8Array<ArrayBuffer> | string {
+  if (mediaType === JSON_TYPE) return stringifyJson(value, init.replacer);
   // the Response copies its body at once, so the packer need not make a copy of its own
-  return reply(request, init, packValue(value, init, true), responseInit, headers);
+  return packValue(value, init, true);
 }
 
 /** The response, compressed when `init.compress` asks for it and the client accepts a coding. */

@@ -31,7 +31,6 @@ import { installBuilderPool, type ObjectBuilder } from "./reader.ts";
 // itself, as a literal would. Smaller shapes start from `{}`, because there the copy costs more
 // than the stores that grow the object (on JavaScriptCore it is a call into the runtime).
 // Chosen by measurement: deno run -A bench/object_building.ts / bun bench/object_building.ts.
-export { MOST_PROPERTIES_WITHOUT_TEMPLATE };
 
 /** Top-level decodes a spent pool waits before it is renewed. */
 const RUNS_BEFORE_RENEWAL = 64;

@@ -26,8 +26,6 @@ import { BUILDER_AFTER_ENDS, MAX_SHAPED_KEYS } from "../_core/thresholds.ts";
 // message pay for the walk without gaining from it, and lose a little.
 // Chosen by measurement: npm run bench:deno / bench:bun (plain `unpack`).
 
-export { MAX_SHAPED_KEYS };
-
 /** A key sequence of maps decoded as objects, with what the decoder keeps for its objects. */
 export interface MapShape extends KeyNode<MapShape> {
   /** The keys in order, made when they are first needed. */

@@ -207,7 +207,7 @@ export function sliceAsciiString(
  * `bytes[start, end)` (the decoder's input, `view` a DataView of it, `limit` the end of its
  * data; MIN_SLICED ≤ length ≤ MAX_SLICED), which is not all ASCII, decoded as UTF-8: from the
  * current batch, or from a new one starting at it, or alone. `view` is null for an input without
- * one (a small input: see EAGER_VIEW_MIN_INPUT in `_core/bytes.ts`), whose bytes are then read one
+ * one (a small input: see EAGER_VIEW_MIN_INPUT in `_core/thresholds.ts`), whose bytes are then read one
  * at a time. Call only where {@linkcode UTF8_BATCHES}.
  */
 export function nonAsciiString(

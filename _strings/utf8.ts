@@ -53,7 +53,7 @@ export type SliceMethod = (this: Uint8Array, start: number, end: number) => stri
  * a time, stopping at the first group with a byte that is not, then four at a time, and the last
  * one to three bytes as the word that ends the range (overlapping bytes already seen). With no
  * view (a small input, whose view would cost more to make than its strings' bytes cost to read:
- * see EAGER_VIEW_MIN_INPUT in `_core/bytes.ts`), one byte at a time.
+ * see EAGER_VIEW_MIN_INPUT in `_core/thresholds.ts`), one byte at a time.
  */
 export function isAsciiIn(
   view: DataView | null,

@@ -17,7 +17,7 @@ import {
   UnpackrStream,
 } from "../mod.ts";
 import { toHex, valuesDiffer } from "../fuzz/_fuzz.ts";
-import { EAGER_VIEW_MIN_INPUT } from "../_core/bytes.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../_core/thresholds.ts";
 
 /** Values that exercise every option: repeated shapes, floats, long strings, shared objects. */
 function sampleValues(): unknown[] {

@@ -28,7 +28,7 @@ import {
   UTF8_BATCHES,
   utf8BatchCounts,
 } from "../_strings/input_window.ts";
-import { EAGER_VIEW_MIN_INPUT } from "../_core/bytes.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../_core/thresholds.ts";
 import { compilesDuring } from "./_util.ts";
 
 const encoder = new TextEncoder();

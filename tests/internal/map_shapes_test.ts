@@ -10,10 +10,11 @@ import assert from "node:assert/strict";
 import * as msgpackr from "msgpackr";
 import { addExtension, pack, Packr, unpack, Unpackr } from "../../mod.ts";
 import * as noEval from "../../no_eval.ts";
-import { mapShapes, MAX_SHAPED_KEYS, valueStack } from "../../_records/map_shapes.ts";
+import { mapShapes, valueStack } from "../../_records/map_shapes.ts";
+import { MAX_SHAPED_KEYS } from "../../_core/thresholds.ts";
 import { MAX_SHAPES, RUNS_BEFORE_RENEWAL } from "../../_records/shape_tree.ts";
 import { objectShapes } from "../../_encode/encoder.ts";
-import { EAGER_VIEW_MIN_INPUT } from "../../_core/bytes.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../../_core/thresholds.ts";
 import { theirBytesOf } from "../_interop.ts";
 import { random, readTestdata } from "../_util.ts";
 

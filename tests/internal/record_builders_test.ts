@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { pack, Unpackr } from "../../mod.ts";
 import { RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "../../_records/builders.ts";
 import { createObjectBuilder } from "../../_records/reader.ts";
-import { MOST_PROPERTIES_WITHOUT_TEMPLATE } from "../../_records/builder_pool.ts";
+import { MOST_PROPERTIES_WITHOUT_TEMPLATE } from "../../_core/thresholds.ts";
 import { recordBytes } from "./_record_bytes.ts";
 import { scriptArgs } from "../_util.ts";
 

@@ -9,7 +9,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { pack, unpack } from "../../mod.ts";
 import { keyCache, type StringCache, valueCache } from "../../_strings/string_cache.ts";
-import { EAGER_VIEW_MIN_INPUT } from "../../_core/bytes.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../../_core/thresholds.ts";
 
 /** Empties a cache, so a test sees only its own strings in it. */
 function empty(cache: StringCache): void {

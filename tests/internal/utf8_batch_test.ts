@@ -22,7 +22,7 @@ import {
   utf8BatchCounts,
 } from "../../_strings/input_window.ts";
 import { encodeArray, isDeno, random, strOf } from "../_util.ts";
-import { EAGER_VIEW_MIN_INPUT } from "../../_core/bytes.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../../_core/thresholds.ts";
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 const encoder = new TextEncoder();

@@ -9,7 +9,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { DecodeError, IncompleteDataError, pack, Packr, unpack, Unpackr } from "../../mod.ts";
 import { decodeUtf8 } from "../../_strings/utf8.ts";
-import { EAGER_VIEW_MIN_INPUT } from "../../_core/bytes.ts";
+import { EAGER_VIEW_MIN_INPUT } from "../../_core/thresholds.ts";
 import { mulberry32 } from "../../fuzz/_fuzz.ts";
 import { bytesOf } from "../_hostile.ts";
 import { encodeArray, strOf } from "../_util.ts";
