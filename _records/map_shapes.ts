@@ -4,7 +4,7 @@
 import { type PlainRoot, plainRoot } from "./plain_root.ts";
 import { createShapeBuilder } from "./reader.ts";
 import { type KeyNode, ShapeTree } from "./shape_tree.ts";
-import { BUILDER_AFTER_ENDS, MAX_SHAPED_KEYS } from "../_core/thresholds.ts";
+import { BUILDER_AFTER_ENDS } from "../_core/thresholds.ts";
 
 // Plain maps decoded as objects, built by shape. One store per entry, `object[key] = value`, from
 // one store site that sees every property name of every map, defeats the engines' inline caches
