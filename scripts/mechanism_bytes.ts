@@ -36,9 +36,11 @@
  *
  * `--parts` lists each row's bytes per entry of its `code`, and `--show=<mechanism>` prints the
  * minified code counted for it in each bundle (on stderr), for keeping the table right. `--json`
- * prints the measurements as one JSON object ({@linkcode Report}). `--update-docs` also writes the
- * bytes into the tables of docs/architecture.md, "Why it is fast" (the row of each mechanism, by
- * its name; the gains stay), and fails when a mechanism has no row there. With `--no-build` it
+ * prints the measurements as one JSON object ({@linkcode Report}). Each row also counts the code
+ * lines of its code in the npm build (blank and comment lines aside; a line belongs to one row by
+ * the same rule as a byte). `--update-docs` also writes the lines and bytes into the tables of
+ * docs/architecture.md, "Why it is fast" (the row of each mechanism, by its name; the gains stay),
+ * and fails when a mechanism has no row there. With `--no-build` it
  * measures the `dist/` already there. Exits with 2 when it cannot measure (a wrong argument, a
  * failed build or bundle, a name or text of the table not found). Needs Deno, `node_modules`
  * (bun, TypeScript) and npm.
@@ -644,6 +646,8 @@ export interface BundleBytes {
 export interface Report {
   bundler: string;
   bundles: BundleBytes[];
+  /** Code lines of each mechanism, in the order of the inventory. */
+  lines: number[];
 }
 
 const JSON_OUTPUT = Deno.args.includes("--json");
@@ -845,6 +849,32 @@ function claimsOfTable(): Map<string, Claim[]> {
     throw new Error(`the table does not match the code:\n  ${problems.join("\n  ")}`);
   }
   return claims;
+}
+
+/**
+ * Code lines of each mechanism in the npm build's JavaScript (blank and comment lines aside): a
+ * line belongs to the smallest claim around its first character, as a byte does.
+ */
+function linesOfTable(claims: Map<string, Claim[]>): number[] {
+  const counts = MECHANISMS.map(() => 0);
+  for (const [path, list] of claims) {
+    const text = Deno.readTextFileSync(`${ROOT}${path}`);
+    let offset = 0;
+    for (const line of text.split("\n")) {
+      const trimmed = line.trimStart();
+      const at = offset + line.length - trimmed.length;
+      offset += line.length + 1;
+      if (trimmed === "" || /^(\/\/|\/\*|\*)/.test(trimmed)) continue;
+      let best: Claim | undefined;
+      for (const claim of list) {
+        if (claim.start <= at && at < claim.end) {
+          if (best === undefined || claim.end - claim.start < best.end - best.start) best = claim;
+        }
+      }
+      if (best !== undefined) counts[best.mechanism]++;
+    }
+  }
+  return counts;
 }
 
 // ---- attributing the bytes of a bundle ----------------------------------------------------------
@@ -1073,23 +1103,24 @@ function togetherCells(bundle: BundleBytes): string[] {
   ];
 }
 
-function markdown(bundles: readonly BundleBytes[]): string {
-  const header = `| mechanism | ${BUNDLES.map((b) => b.title).join(" | ")} |`;
-  const rule = `|---|${BUNDLES.map(() => "---:").join("|")}|`;
-  const lines: string[] = [
-    "Minified / gzip -9 bytes of each mechanism in each bundle (`bun build --minify --target=browser`",
+function markdown(bundles: readonly BundleBytes[], lines: readonly number[]): string {
+  const header = `| mechanism | lines | ${BUNDLES.map((b) => b.title).join(" | ")} |`;
+  const rule = `|---|---:|${BUNDLES.map(() => "---:").join("|")}|`;
+  const out: string[] = [
+    "Code lines (npm build, blank and comment lines aside) and minified / gzip -9 bytes of each",
+    "mechanism in each bundle (`bun build --minify --target=browser`",
     "of the program from the npm package; —: not in that bundle; everything is",
     `\`${BUNDLES.at(-1)!.program}\`, which bundles as dist/msgpackr.js).`,
   ];
   for (const section of new Set(MECHANISMS.map((m) => m.section))) {
-    lines.push("", `### ${section}`, "", header, rule);
+    out.push("", `### ${section}`, "", header, rule);
     MECHANISMS.forEach((mechanism, index) => {
       if (mechanism.section !== section) return;
       const cells = bundles.map((b) => mechanismCell(b.mechanisms[index]));
-      lines.push(`| ${mechanism.name} | ${cells.join(" | ")} |`);
+      out.push(`| ${mechanism.name} | ${lines[index]} | ${cells.join(" | ")} |`);
     });
   }
-  lines.push(
+  out.push(
     "",
     "### All mechanisms together",
     "",
@@ -1105,15 +1136,15 @@ function markdown(bundles: readonly BundleBytes[]): string {
   );
   if (PARTS) {
     for (const bundle of bundles) {
-      lines.push("", `Parts in ${bundle.name}:`);
+      out.push("", `Parts in ${bundle.name}:`);
       for (const mechanism of bundle.mechanisms) {
         for (const part of mechanism.parts ?? []) {
-          lines.push(`  ${mechanism.name}: ${part.part}: ${part.minBytes}`);
+          out.push(`  ${mechanism.name}: ${part.part}: ${part.minBytes}`);
         }
       }
     }
   }
-  return lines.join("\n");
+  return out.join("\n");
 }
 
 /** The docs page whose tables `--update-docs` rewrites, and the section they are in. */
@@ -1121,12 +1152,15 @@ const DOCS = "docs/architecture.md";
 const DOCS_SECTION = "## Why it is fast";
 
 /**
- * Rewrites the byte cells of the tables in the docs' section: in a table whose header names the
- * bundles (in the columns after the first two), the row of each mechanism (by its name in the
+ * Rewrites the line and byte cells of the tables in the docs' section: in a table whose header
+ * has "lines" in its third column and names the bundles after it, the row of each mechanism (by its name in the
  * first cell); in the table of all mechanisms together, the row of each bundle (by its title).
  * The other cells (the gains) stay. Throws when a mechanism or bundle has no row there.
  */
-async function updateDocs(bundles: readonly BundleBytes[]): Promise<void> {
+async function updateDocs(
+  bundles: readonly BundleBytes[],
+  linesOf: readonly number[],
+): Promise<void> {
   const text = await Deno.readTextFile(`${ROOT}${DOCS}`);
   const start = text.indexOf(`\n${DOCS_SECTION}\n`);
   if (start < 0) throw new Error(`${DOCS} has no section "${DOCS_SECTION}"`);
@@ -1144,12 +1178,15 @@ async function updateDocs(bundles: readonly BundleBytes[]): Promise<void> {
       return line;
     }
     const cells = cellsOf(line);
-    if (titles.every((title, i) => cells[2 + i] === title)) bundleColumns = true;
+    if (cells[2] === "lines" && titles.every((title, i) => cells[3 + i] === title)) {
+      bundleColumns = true;
+    }
     const index = MECHANISMS.findIndex((m) => m.name === cells[0]);
     if (bundleColumns && index >= 0) {
       mechanismRows.add(cells[0]);
       return rowOf([
         ...cells.slice(0, 2),
+        String(linesOf[index]),
         ...bundles.map((b) => mechanismCell(b.mechanisms[index])),
       ]);
     }
@@ -1185,6 +1222,7 @@ try {
 } catch (error) {
   fail((error as Error).message);
 }
+const linesOf = linesOfTable(claims);
 const bundles = await inInstalledProject(async (project) => {
   const bundles: BundleBytes[] = [];
   for (const entry of BUNDLES) bundles.push(await measure(project, entry, claims));
@@ -1192,12 +1230,14 @@ const bundles = await inInstalledProject(async (project) => {
 }).catch((error) => fail(`cannot measure: ${error}`));
 const bundler = await bundlerVersion();
 if (JSON_OUTPUT) {
-  const report: Report = { bundler, bundles };
+  const report: Report = { bundler, bundles, lines: linesOf };
   console.log(JSON.stringify(report, null, 2));
 } else {
-  console.log(markdown(bundles));
+  console.log(markdown(bundles, linesOf));
 }
 if (UPDATE_DOCS) {
-  await updateDocs(bundles).catch((error) => fail(`cannot update the docs: ${error.message}`));
+  await updateDocs(bundles, linesOf).catch((error) =>
+    fail(`cannot update the docs: ${error.message}`)
+  );
   console.error(`mechanism_bytes: updated the tables of ${DOCS}, "${DOCS_SECTION.slice(3)}"`);
 }
