@@ -262,12 +262,13 @@ export class TaggedWriter {
       pack(record: ForcedRecord, allocateForWrite, pack) {
         // as the encoder writes a record, with the keys in this order
         const structures = encodeContextOf(packr).records!;
+        const made = structures.shapes!.size;
         const node = structures.nodeFor(record.keys);
         let recordId = node.recordId;
         let keys: readonly string[] | null = null; // of an inline definition
         if (recordId === 0) {
           const shape = node.keys ?? [...record.keys];
-          recordId = structures.allocate(node, shape, structures.newNodes);
+          recordId = structures.allocate(node, shape, structures.shapes!.size - made);
           if (recordId === 0) {
             write(allocateForWrite, map16(record.keys.length));
             for (const value of entries(record.keys, record.values)) pack(value);

@@ -139,7 +139,7 @@ export const BUILDER_AFTER_ENDS = 4;
  */
 export const MOST_PROPERTIES_WITHOUT_TEMPLATE = 16;
 /**
- * Weighted new nodes of the encoder's record trie before it is rebuilt from the shared ones. As
+ * Weighted new nodes of the encoder's record tree before it is rebuilt from the shared ones. As
  * msgpackr (the record ids, so the bytes, depend on it): not a bench choice.
  */
 export const TRANSITIONS_BEFORE_REBUILD = 10000;

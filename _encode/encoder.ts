@@ -14,8 +14,8 @@ import { encodeBigIntPayload } from "../_format/bigint_ext.ts";
 import type { Extension, WriteTarget } from "../_core/extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "../_format/float32.ts";
 import type { Structure } from "../_core/options.ts";
-import type { ShapeNode, StructureEncoder } from "../_records/structures.ts";
-import { type KeyNode, ShapeTree } from "../_records/shape_tree.ts";
+import type { StructureEncoder } from "../_records/structures.ts";
+import { type CreateNode, type KeyNode, ShapeTree } from "../_records/shape_tree.ts";
 import { writeExactTimestamp, writeTimestamp } from "../_format/timestamp.ts";
 import { TIMESTAMP_BRAND } from "../_core/timestamp.ts";
 import type { EncodeContext } from "./context.ts";
@@ -706,33 +706,43 @@ function writeVariableMapObject(object: Record<string, unknown>): void {
 }
 
 /**
+ * A key sequence of objects being packed, as plain objects (`objectShapes`) or as records (a
+ * Packr's tree, `StructureEncoder`), with its generated writer once it has one.
+ */
+export interface KeyShape extends KeyNode<KeyShape> {
+  /** Objects of exactly this key sequence written so far without a generated writer. */
+  writes: number;
+  /** The generated writer of objects of exactly this key sequence; null until compiled. */
+  writer: ObjectWriter | null;
+  /** Records: the id of the shape that ends here, 0 for none. */
+  recordId: number;
+  /** Records: the keys of the shape that ends here (kept when its id is evicted). */
+  keys: Structure | undefined;
+}
+
+/** The encoder's node literal, not shared with the decoder's (see `CreateNode`). */
+export const createKeyShape: CreateNode<KeyShape> = (id, key, parent, size, keyAt) => ({
+  id,
+  key,
+  parent,
+  size,
+  hot: null,
+  children: null,
+  keyAt,
+  keyLength: 0,
+  writes: 0,
+  writer: null,
+  recordId: 0,
+  keys: undefined,
+});
+
+/**
  * The encoder's tree of the key sequences of plain objects (`_records/shape_tree.ts`): a property
  * name met where it was met last (same object shape, same place) is copied from the bytes kept in
  * the tree instead of being encoded again. Not used while bundling strings (names may go into the
  * bundle then).
  */
-export const objectShapes: ShapeTree<KeyShape> = new ShapeTree<KeyShape>(
-  // the encoder's own node literal, not shared with the decoder's (see `CreateNode`)
-  (id, key, parent, size, keyAt) => ({
-    id,
-    key,
-    parent,
-    size,
-    hot: null,
-    children: null,
-    keyAt,
-    keyLength: 0,
-    writes: 0,
-    writer: null,
-  }),
-);
-/** A key sequence of plain objects being packed, with its generated writer once it has one. */
-interface KeyShape extends KeyNode<KeyShape> {
-  /** Objects of exactly this key sequence written so far without a generated writer. */
-  writes: number;
-  /** The generated writer of objects of exactly this key sequence; null until compiled. */
-  writer: ObjectWriter | null;
-}
+export const objectShapes: ShapeTree<KeyShape> = new ShapeTree<KeyShape>(createKeyShape);
 const keptKeyWords = objectShapes.keyWords;
 
 /**
@@ -785,29 +795,35 @@ function writePlainObject(object: Record<string, unknown>): void {
 }
 
 /**
- * A record (docs/wire-format.md, "Records"): walk the shape trie with the keys; a known shape
- * writes its id (one byte, or two in two-byte mode for ids ≥ 0x60), a new shape gets an id from
- * the structure policy — shared (id only) or own (inline definition `d4 72 id` / `d5 72 lo hi` +
- * keys) — then the values.
+ * A record (docs/wire-format.md, "Records"): walk the Packr's shape tree with the keys; a known
+ * shape writes its id (one byte, or two in two-byte mode for ids ≥ 0x60), a new shape gets an id
+ * from the structure policy — shared (id only) or own (inline definition `d4 72 id` / `d5 72 lo
+ * hi` + keys) — then the values.
  *
  * The keys come from two for-in loops (the walk, then the values), not from `Object.keys`: for-in
  * builds no array, and `object[key]` inside it is a load from the key's slot on both engines,
- * where a load by a key taken from an array is a keyed lookup. The trie's `hot` child
- * (`StructureEncoder.child`) makes the walk of a shape met again one comparison a key.
+ * where a load by a key taken from an array is a keyed lookup. The tree's `hot` child, tested
+ * inline, makes the walk of a shape met again one comparison a key.
  * Chosen by measurement: npm run bench:paired:deno / :bun (example4.json).
  */
 function writeRecord(object: Record<string, unknown>): void {
   const structures = context.records!;
+  const shapes = structures.shapes!;
+  const made = shapes.size; // the nodes a new shape adds weigh its id (`allocate`)
   // inherited enumerable keys (rare) are skipped, as in `writeMap16Object`
   const mayInherit = mayHaveInheritedKeys(object);
-  let node = structures.walkFromRoot();
+  let node = shapes.root;
   let count = 0;
   for (const key in object) {
     if (mayInherit && !hasOwn(object, key)) continue;
-    node = structures.child(node, key);
+    const hot = node.hot;
+    // a records tree is unbounded: `step` always gives a node
+    node = hot !== null && hot.key === key ? hot : shapes.step(node, key)!;
     count++;
   }
-  if (!writeRecordHeader(structures, node, object)) {
+  const recordId = node.recordId;
+  if (recordId !== 0) writeRecordId(recordId, structures.twoByte);
+  else if (!writeNewRecordHeader(structures, node, object, shapes.size - made)) {
     writePlainObject(object);
     return;
   }
@@ -839,29 +855,6 @@ function writeRecord(object: Record<string, unknown>): void {
 }
 
 /**
- * Writes the id of the shape at `node` (reached with `object`'s keys): one byte, or two in
- * two-byte mode for ids ≥ 0x60; a new shape first gets an id from the structure policy. `false`:
- * the object is to be written as a plain map instead (no id for it).
- */
-function writeRecordHeader(
-  structures: StructureEncoder,
-  node: ShapeNode,
-  object: Record<string, unknown>,
-): boolean {
-  const recordId = node.recordId;
-  if (recordId === 0) {
-    return writeNewRecordHeader(
-      structures,
-      node,
-      node.keys ?? Object.keys(object),
-      structures.newNodes,
-    );
-  }
-  writeRecordId(recordId, structures.twoByte);
-  return true;
-}
-
-/**
  * A record id as a record starts with it, and as the data of its inline definition: one byte
  * 0x40..0x7f, or in two-byte mode an id ≥ 0x60 as 0x60 + its low five bits, then the rest shifted
  * down (`(id - 0x60) >> 5`; docs/wire-format.md, "Two-byte ids").
@@ -875,12 +868,17 @@ function writeRecordId(recordId: number, twoByte: boolean): void {
   }
 }
 
+/**
+ * Gives the shape at `node` (reached with `object`'s keys, making `newNodes` nodes) an id from the
+ * structure policy and writes it. `false`: the object is to be written as a plain map instead.
+ */
 function writeNewRecordHeader(
   structures: StructureEncoder,
-  node: ShapeNode,
-  keys: Structure,
+  node: KeyShape,
+  object: Record<string, unknown>,
   newNodes: number,
 ): boolean {
+  const keys = node.keys ?? Object.keys(object);
   const recordId = structures.allocate(node, keys, newNodes);
   if (recordId === 0) return false;
   if (recordId < structures.sharedLimitId) {

@@ -8,7 +8,8 @@ import { shortWordAt, wordAt } from "../_core/bytes.ts";
 // each node keeps the encoded bytes of its key (a fixstr), so a codec that meets the key where
 // it met it last can skip the work on it: the decoder compares the input with the kept bytes
 // instead of decoding the key (`_decode/decoder.ts`), the encoder copies them instead of encoding
-// it (`_encode/encoder.ts`). Each codec has a tree of its own; both use this code.
+// it (`_encode/encoder.ts`). Each codec has a tree of its own; both use this code. The encoder's
+// records walk trees of their own too, one per Packr, whose nodes keep record ids.
 //
 // Every step checks the node's `hot` child first (the child it stepped to last: consecutive
 // objects usually repeat it), with one string comparison, and only then its map of children.
@@ -19,11 +20,12 @@ import { shortWordAt, wordAt } from "../_core/bytes.ts";
 // noted in a small table of pending pairs); a key longer than `MAX_KEY_LENGTH` makes no node (so
 // a node holds at most that much text, whatever the input); the tree holds at most `MAX_SHAPES`
 // nodes, after which it makes none; a full tree is dropped `RUNS_BEFORE_RENEWAL` top-level runs
-// (decodes or packs) later and learned again.
+// (decodes or packs) later and learned again. A records tree is unbounded (`bounded` false): every
+// shape needs its node, as record ids are msgpackr's, and it keeps no key bytes.
 
 /** A key sequence: the node of its last key (`Node` is the codec's own node type). */
 export interface KeyNode<Node extends KeyNode<Node>> {
-  /** Never reused (the pending table names nodes by id, not by reference). */
+  /** Never reused in its tree (the pending table names nodes by id, not by reference). */
   readonly id: number;
   /** The last key of the sequence ("" at the root). */
   readonly key: string;
@@ -67,7 +69,6 @@ export const MAX_KEY_LENGTH = 64;
 export const RUNS_BEFORE_RENEWAL = 64;
 /** Words reserved per node in `keyWords`: a fixstr header and up to 31 bytes. */
 const KEY_SLOT = 8;
-let nextShapeId = 0;
 
 /** Slots of the pending table (a power of two); see `seenBefore`. */
 const PENDING_BITS = 10;
@@ -84,17 +85,23 @@ export class ShapeTree<Node extends KeyNode<Node>> {
    *               at 4, 8, … while before length - 4 (the last may overlap word 1);
    *   length < 4: word 0 = `shortWordAt` of the bytes (byte i at bits 8i, for i < length).
    */
-  readonly keyWords: Int32Array = new Int32Array(MAX_SHAPES * KEY_SLOT);
+  readonly keyWords: Int32Array;
   #count = 0;
+  #nextId = 0;
   #full = false;
   #runsSinceFull = 0;
-  readonly #pendingIds = new Int32Array(PENDING_SLOTS).fill(-1);
-  readonly #pendingKeys: string[] = new Array(PENDING_SLOTS).fill("");
+  readonly #pendingIds: Int32Array;
+  readonly #pendingKeys: string[];
   #pendingTurn = 0;
   readonly #createNode: CreateNode<Node>;
+  readonly #bounded: boolean;
 
-  constructor(createNode: CreateNode<Node>) {
+  constructor(createNode: CreateNode<Node>, bounded = true) {
     this.#createNode = createNode;
+    this.#bounded = bounded;
+    this.keyWords = new Int32Array(bounded ? MAX_SHAPES * KEY_SLOT : 0);
+    this.#pendingIds = new Int32Array(bounded ? PENDING_SLOTS : 0).fill(-1);
+    this.#pendingKeys = new Array(bounded ? PENDING_SLOTS : 0).fill("");
     this.root = this.#create("", null);
   }
 
@@ -105,7 +112,7 @@ export class ShapeTree<Node extends KeyNode<Node>> {
 
   #create(key: string, parent: Node | null): Node {
     return this.#createNode(
-      nextShapeId++ & 0x3fffffff,
+      this.#nextId++ & 0x3fffffff,
       key,
       parent,
       parent === null ? 0 : parent.size + 1,
@@ -114,20 +121,22 @@ export class ShapeTree<Node extends KeyNode<Node>> {
   }
 
   /**
-   * The child of `shape` for `key` (it becomes `hot`), made if new; `null` when the tree has
-   * none and makes none now (a first sighting of a further child, or a full tree). For a key that
-   * is not the `hot` child's: the codecs test that first, inline, so the common step costs no
-   * call.
+   * The child of `shape` for `key` (it becomes `hot`), made if new; `null` when a bounded tree
+   * has none and makes none now (a first sighting of a further child, or a full tree). For a key
+   * that is not the `hot` child's: the codecs test that first, inline, so the common step costs
+   * no call.
    */
   step(shape: Node, key: string): Node | null {
     const hot = shape.hot;
     let child = hot === null ? undefined : shape.children?.get(key);
     if (child === undefined) {
-      if (key.length > MAX_KEY_LENGTH) return null;
-      if (hot !== null && !this.#seenBefore(shape.id, key)) return null;
-      if (this.#count >= MAX_SHAPES) {
-        this.#full = true;
-        return null;
+      if (this.#bounded) {
+        if (key.length > MAX_KEY_LENGTH) return null;
+        if (hot !== null && !this.#seenBefore(shape.id, key)) return null;
+        if (this.#count >= MAX_SHAPES) {
+          this.#full = true;
+          return null;
+        }
       }
       child = this.#create(key, shape);
       this.#count++;

@@ -4,48 +4,16 @@
 // The encoder's record structures (docs/wire-format.md, "Choosing ids" and "Shared structures"):
 // which object shapes have record ids, which ids are shared, when a new shape becomes shared or
 // gets an inline ("own") id, how ids are reused, and the save/reload protocol for shared
-// structures. This module decides ids; the encoder writes the bytes.
+// structures. This module decides ids; the encoder writes the bytes. Shapes are the nodes of a
+// tree of key sequences of the Packr's own (`_records/shape_tree.ts`, unbounded), of the encoder's
+// node type, which keeps a shape's record id.
 
 import type { IsCompatible, Structure } from "../_core/options.ts";
 import type { ENCODER, ResolvedOptions } from "../_core/option_table.ts";
 import { markSharedLength } from "./table.ts";
+import { ShapeTree } from "./shape_tree.ts";
 import { TRANSITIONS_BEFORE_REBUILD } from "../_core/thresholds.ts";
-
-/**
- * A node of the shape trie: the key sequence that leads to it, its children one key longer, and
- * for a node that ends a known key sequence, its record id (0 = none) and keys. A walk checks the
- * `hot` child first (the child it stepped to last, by its key's identity: consecutive objects
- * usually repeat it), and only then looks the key up in `children`: a hash lookup at every step
- * would be most of the trie's cost.
- */
-export interface ShapeNode {
-  /** Children by property name, null-prototype so any name is safe; `null` until the first. */
-  children: Record<string, ShapeNode> | null;
-  /** The key of the `hot` child (`null` while there is none). */
-  hotKey: string | null;
-  /** The child stepped to last. */
-  hot: ShapeNode | null;
-  /** The record id of the shape that ends here, 0 for none. */
-  recordId: number;
-  /** Keys remembered for the shape that ends here (kept when its id is evicted). */
-  keys: Structure | undefined;
-  /** Records of the shape that ends here written without a generated writer (the encoder's). */
-  writes: number;
-  /** The generated writer of the values of those records; null until made (the encoder's). */
-  writer: ((object: Record<string, unknown>) => unknown) | null;
-}
-
-function newNode(): ShapeNode {
-  return {
-    children: null,
-    hotKey: null,
-    hot: null,
-    recordId: 0,
-    keys: undefined,
-    writes: 0,
-    writer: null,
-  };
-}
+import { createKeyShape, type KeyShape } from "../_encode/encoder.ts";
 
 /**
  * State kept around a nested `pack` of the same Packr (docs/wire-format.md, "Packs inside
@@ -54,9 +22,9 @@ function newNode(): ShapeNode {
 export interface NestedSave {
   nextId: number;
   nextOwnId: number | undefined;
-  ownQueue: ShapeNode[];
+  ownQueue: KeyShape[];
   ownIds: number[];
-  hiddenShared: [ShapeNode, number][];
+  hiddenShared: [KeyShape, number][];
   transitionsCount: number;
   pendingLength: number;
 }
@@ -91,16 +59,16 @@ export class StructureEncoder {
   shared: Structure[];
   /** `getStructures` must be called before the next pack. */
   uninitialized: boolean;
-  /** The shape trie; `null` = rebuild before use. */
-  trie: ShapeNode | null = null;
-  /** Shared structures the trie knows; more in `shared` means another Packr appended some. */
-  trieSharedLength = 0;
+  /** The shapes met so far; `null` = rebuild before use. */
+  shapes: ShapeTree<KeyShape> | null = null;
+  /** Shared structures the tree knows; more in `shared` means another Packr appended some. */
+  treeSharedLength = 0;
   /** Next id to hand out: shared ids below `sharedLimitId`, then own ids. */
   nextId = 0x40;
   /** Next own id for shapes kept out of the shared table. */
   nextOwnId: number | undefined = undefined;
   /** Nodes holding own ids, oldest first; the oldest loses its id when the queue is full. */
-  ownQueue: ShapeNode[] = [];
+  ownQueue: KeyShape[] = [];
   /** Length of the shared table when it was last loaded or saved. */
   lastSavedLength = 0;
   transitionsCount = 0;
@@ -153,7 +121,7 @@ export class StructureEncoder {
     this.shared = table;
     markSharedLength(table);
     this.uninitialized = false;
-    this.trie = null;
+    this.shapes = null;
     this.onReplaced(table);
   }
 
@@ -166,16 +134,16 @@ export class StructureEncoder {
         `Shared structures is larger than maximum shared structures, try increasing maxSharedStructures to ${sharedLength}`,
       );
     }
-    if (this.trie === null || sharedLength < this.trieSharedLength) {
+    if (this.shapes === null || sharedLength < this.treeSharedLength) {
       const known = this.reentrantDepth && this.saveStructures
         ? Math.min(sharedLength, this.lastSavedLength)
         : sharedLength;
-      this.rebuildTrie(known);
+      this.rebuildTree(known);
       if (!this.reentrantDepth) this.lastSavedLength = sharedLength;
-    } else if (sharedLength > this.trieSharedLength) {
+    } else if (sharedLength > this.treeSharedLength) {
       // another Packr sharing this array appended shapes: learn them
-      for (let i = this.trieSharedLength; i < sharedLength; i++) this.#addShared(i);
-      this.trieSharedLength = sharedLength;
+      for (let i = this.treeSharedLength; i < sharedLength; i++) this.#addShared(i);
+      this.treeSharedLength = sharedLength;
       if (!this.reentrantDepth) this.lastSavedLength = sharedLength;
     }
     if (!this.sequential || !(this.nextId >= sharedLength + 0x40)) {
@@ -187,11 +155,11 @@ export class StructureEncoder {
     }
   }
 
-  /** Rebuilds the trie from the first `count` shared structures. */
-  rebuildTrie(count: number): void {
-    this.trie = newNode();
+  /** Rebuilds the tree from the first `count` shared structures. */
+  rebuildTree(count: number): void {
+    this.shapes = new ShapeTree(createKeyShape, false);
     for (let i = 0; i < count; i++) this.#addShared(i);
-    this.trieSharedLength = count;
+    this.treeSharedLength = count;
   }
 
   #addShared(index: number): void {
@@ -202,44 +170,21 @@ export class StructureEncoder {
     node.keys = keys;
   }
 
-  /** Trie nodes created since the last walk began (weighs the trie's growth for its rebuild). */
-  newNodes = 0;
-
-  /** Begins a walk of the trie: returns its root, to be stepped from with `child`. */
-  walkFromRoot(): ShapeNode {
-    this.newNodes = 0;
-    return this.trie!;
-  }
-
-  /** The child of `node` for `key` (it becomes `hot`), created if new (counted in `newNodes`). */
-  child(node: ShapeNode, key: string): ShapeNode {
-    if (node.hotKey !== key) {
-      const children = node.children ??= Object.create(null) as Record<string, ShapeNode>;
-      let next = children[key];
-      if (next === undefined) {
-        next = children[key] = newNode();
-        this.newNodes++;
-      }
-      node.hotKey = key;
-      node.hot = next;
-    }
-    return node.hot!;
-  }
-
-  /** The trie node for a key sequence, created as needed (counted in `newNodes`). */
-  nodeFor(keys: readonly string[]): ShapeNode {
-    let node = this.walkFromRoot();
-    for (let i = 0; i < keys.length; i++) node = this.child(node, keys[i]);
+  /** The node of a key sequence, made as needed (in a tree there is: a pack has begun). */
+  nodeFor(keys: readonly string[]): KeyShape {
+    const shapes = this.shapes!;
+    let node = shapes.root;
+    for (const key of keys) node = node.hot?.key === key ? node.hot : shapes.step(node, key)!;
     return node;
   }
 
   /**
    * Decides the id of a new shape reached at `node` (docs/wire-format.md, "Choosing ids"): shared
    * while there is room and the shape may be shared, else an own id (reused in a cycle). Returns
-   * the id, or 0 to write the object as a plain map. Records the decision in the trie and the
+   * the id, or 0 to write the object as a plain map. Records the decision in the tree and the
    * tables.
    */
-  allocate(node: ShapeNode, keys: Structure, newNodes: number): number {
+  allocate(node: KeyShape, keys: Structure, newNodes: number): number {
     let recordId = this.nextId || 0x40;
     const nestedWithSave = this.reentrantDepth > 0 && this.saveStructures !== null;
     const rejected = this.shouldShare !== null && !this.shouldShare(keys);
@@ -262,7 +207,7 @@ export class StructureEncoder {
     if (recordId < this.sharedLimitId) {
       this.shared[recordId - 0x40] = keys;
       markSharedLength(this.shared);
-      this.trieSharedLength = this.shared.length;
+      this.treeSharedLength = this.shared.length;
       this.hasSharedUpdate = true;
     } else {
       if (newNodes) this.transitionsCount += this.serializationsSinceRebuild * newNodes;
@@ -272,11 +217,11 @@ export class StructureEncoder {
     return recordId;
   }
 
-  /** After a pack: forget own ids (non-sequential), rebuild the trie now and then (msgpackr's). */
+  /** After a pack: forget own ids (non-sequential), rebuild the tree now and then (msgpackr's). */
   endPack(): void {
     if (this.serializationsSinceRebuild < 10) this.serializationsSinceRebuild++;
     if (this.transitionsCount > TRANSITIONS_BEFORE_REBUILD && !this.reentrantDepth) {
-      this.trie = null;
+      this.shapes = null;
       this.serializationsSinceRebuild = 0;
       this.transitionsCount = 0;
       this.ownQueue = [];
@@ -295,7 +240,7 @@ export class StructureEncoder {
     this.pending = null;
     if (toPromote === null || this.saveStructures === null) return;
     let sharedLength = this.shared.length;
-    if (this.trie === null) this.rebuildTrie(sharedLength);
+    if (this.shapes === null) this.rebuildTree(sharedLength);
     for (let i = 0; i < toPromote.length && sharedLength < this.maxShared; i++) {
       const keys = toPromote[i];
       const node = this.nodeFor(keys);
@@ -306,7 +251,7 @@ export class StructureEncoder {
       this.hasSharedUpdate = true;
     }
     markSharedLength(this.shared);
-    this.trieSharedLength = sharedLength;
+    this.treeSharedLength = sharedLength;
     if (!this.sequential || !(this.nextId >= sharedLength + 0x40)) {
       this.nextId = sharedLength + 0x40;
     }
@@ -327,7 +272,7 @@ export class StructureEncoder {
     if (this.getStructures) this.uninitialized = true;
     this.shared.length = this.lastSavedLength;
     markSharedLength(this.shared);
-    this.trie = null;
+    this.shapes = null;
   }
 
   /**
@@ -346,7 +291,7 @@ export class StructureEncoder {
     };
     for (const node of this.ownQueue) node.recordId = 0;
     this.ownQueue = [];
-    if (this.hasSharedUpdate && this.saveStructures && this.trie) {
+    if (this.hasSharedUpdate && this.saveStructures && this.shapes) {
       // shared shapes the outer pack made so far are not saved yet: the nested buffer must not
       // reference them
       for (let i = this.lastSavedLength; i < this.shared.length; i++) {
@@ -371,15 +316,15 @@ export class StructureEncoder {
     this.reentrantDepth--;
     if (!succeeded && this.pending) this.pending.length = saved.pendingLength;
     for (const node of this.ownQueue) node.recordId = 0;
-    if (this.trie !== null) {
+    if (this.shapes !== null) {
       for (const [node, id] of saved.hiddenShared) node.recordId = id;
       for (let i = 0; i < saved.ownQueue.length; i++) {
         const node = saved.ownQueue[i];
         if (!node.recordId) node.recordId = saved.ownIds[i];
       }
     } else {
-      // the nested pack rebuilt the trie: re-enter the outer pack's own shapes
-      this.rebuildTrie(this.shared.length);
+      // the nested pack rebuilt the tree: re-enter the outer pack's own shapes
+      this.rebuildTree(this.shared.length);
       for (let i = 0; i < saved.ownQueue.length; i++) {
         const keys = saved.ownQueue[i].keys;
         if (!keys) continue;

@@ -99,10 +99,7 @@ export class RecordTable {
 
   /** Forgets the structures defined inline: each slot holds its shared structure, if any, again. */
   forgetDefinitions(): void {
-    const types = this.types;
-    for (let i = 0; i < types.length; i++) {
-      if (types[i] !== undefined && !types[i]!.shared) types[i] = undefined;
-    }
+    dropTypes(this.types, false);
   }
 
   /** Undoes the definitions logged after `mark`, newest first. */
@@ -126,7 +123,7 @@ export class RecordTable {
     if (shared === this.#syncedShared && length === this.#syncedLength) return;
     this.#syncedShared = shared;
     this.#syncedLength = length;
-    this.#dropSharedTypes();
+    dropTypes(this.types, true);
   }
 
   /** Installs structures loaded by `getStructures` (or merged by a Packr) as the shared table. */
@@ -135,19 +132,9 @@ export class RecordTable {
     this.shared = structures;
     this.#syncedShared = structures;
     this.#syncedLength = structures.length;
-    this.#dropSharedTypes();
+    dropTypes(this.types, true);
     // a slot this message redefined keeps its definition; undoing it now lands on the new table
-    const logged = this.#undoTypes;
-    for (let i = 0; i < logged.length; i++) {
-      if (logged[i]?.shared) logged[i] = undefined;
-    }
-  }
-
-  #dropSharedTypes(): void {
-    const types = this.types;
-    for (let i = 0; i < types.length; i++) {
-      if (types[i]?.shared) types[i] = undefined;
-    }
+    dropTypes(this.#undoTypes, true);
   }
 
   /**
@@ -214,4 +201,9 @@ export class RecordTable {
     }
     this.types[slot] = type;
   }
+}
+
+/** Empties the entries of `types` that are shared (`shared`) or defined inline (not). */
+function dropTypes(types: (RecordType | undefined)[], shared: boolean): void {
+  for (let i = 0; i < types.length; i++) if (types[i]?.shared === shared) types[i] = undefined;
 }

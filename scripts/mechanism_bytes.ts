@@ -309,7 +309,7 @@ const MECHANISMS: readonly Mechanism[] = [
       // one node literal more than a shared one would need, where both trees ship
       {
         module: ENCODER,
-        within: "objectShapes",
+        within: "createKeyShape",
         nodes: ["(id, key, parent, size, keyAt) =>"],
         onlyWith: DECODER,
       },
@@ -486,7 +486,6 @@ const MECHANISMS: readonly Mechanism[] = [
     name: "Record writer",
     code: [
       { module: ENCODER, names: ["writeRecord"] },
-      { module: "_records/structures.ts", names: ["StructureEncoder.child"] },
     ],
   },
   {
@@ -543,12 +542,12 @@ const MECHANISMS: readonly Mechanism[] = [
         nodes: ["compilesLeft = MAX_COMPILES_PER_PACK;"],
       },
       { module: ENCODER, within: "encodeValue", nodes: ["mapWriters ="] },
+      { module: ENCODER, within: "createKeyShape", nodes: ["writes: 0", "writer: null"] },
       {
         module: ENCODER,
         within: "writeArray",
         spans: [["else if (mapWriters", "else"]],
       },
-      { module: "_records/structures.ts", within: "newNode", nodes: ["writes: 0", "writer: null"] },
     ],
   },
   {
