@@ -109,17 +109,16 @@ export const KEPT_VIEW_MAX_BUFFER = 0x10000;
 // ---- records and map shapes (decoding) ---------------------------------------------------------
 
 /**
- * Reads of a record type before its shape is compiled: the defining read plus two more.
- * As msgpackr; measured by: deno run -A bench/record_readers.ts / bun bench/record_readers.ts.
+ * Uses of a record type or a map shape built by the loop before it asks for a faster builder
+ * (compiled or pooled: `_records/reader.ts`); the next use asks, and after a refusal it waits four
+ * times as many. As msgpackr, which compiles a record type on its 4th read; measured by: deno run
+ * -A bench/record_readers.ts / bun bench/record_readers.ts, npm run bench:deno / bench:bun.
  */
-export const COMPILE_AFTER_READS = 3;
+export const USES_BEFORE_BUILDER = 3;
 /**
- * Reads of a record type (no compiler) from which it uses its shape's pooled builder.
- * Measured by: deno run -A bench/record_readers.ts / bun bench/record_readers.ts.
- */
-export const POOL_AFTER_READS = 2;
-/**
- * Most shapes compiled during one top-level decode (a flood of shapes stays interpreted).
+ * Most shapes compiled during one top-level decode, with the decodes nested in it: compiling costs
+ * far more than reading, so a flood of new shapes stays on the loop (and may compile in a later
+ * decode); each decode has its own allowance, so one decode's flood never stops another's.
  * Measured by: npm run bench:hostile:deno / :bun.
  */
 export const MAX_COMPILES_PER_DECODE = 32;
@@ -128,11 +127,6 @@ export const MAX_COMPILES_PER_DECODE = 32;
  * Chosen by: npm run bench:deno / bench:bun (plain `unpack`).
  */
 export const MAX_SHAPED_KEYS = 64;
-/**
- * Maps that end at a shape before it asks for its builder (after a refusal: 4 times later).
- * Chosen by: npm run bench:deno / bench:bun (plain `unpack`).
- */
-export const BUILDER_AFTER_ENDS = 4;
 /**
  * Most properties of a shape whose pooled builder starts from `{}` rather than a template copy.
  * Chosen by: deno run -A bench/object_building.ts / bun bench/object_building.ts.

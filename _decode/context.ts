@@ -113,7 +113,6 @@ export function createDecodeContext(
     settings.structures ?? null,
     settings.getStructures ?? null,
     settings.freezeData === true,
-    settings.compileRecordReaders !== false,
   );
   // the spread makes a fast object of the resolved options (see `resolveOptions`)
   const context = {

@@ -30,21 +30,18 @@ import type { Extension } from "../_core/extensions.ts";
 import { DECIMAL_MULTIPLIERS } from "../_format/float32.ts";
 import { float32At, float64At } from "../_format/float_bytes.ts";
 import {
+  builderSources,
+  type CompileAllowance,
   createRecordType,
   type RecordType,
-  renewPoolIfDue,
-  resetCompileAllowance,
 } from "../_records/reader.ts";
 import {
+  builderOf,
   type MapShape,
   mapShapes,
-  markStackUse,
   objectFrom,
-  objectOfShape,
-  releaseValueStack,
   renewMapShapesIfFull,
-  storeValues,
-  valueStack,
+  shapeNames,
 } from "../_records/map_shapes.ts";
 import { RecordTable } from "../_records/table.ts";
 import { decodeBigIntPayload } from "../_format/bigint_ext.ts";
@@ -61,6 +58,7 @@ import {
   EAGER_VIEW_MIN_INPUT,
   FLOATS_BEFORE_VIEW,
   KEPT_VIEW_MAX_BUFFER,
+  MAX_COMPILES_PER_DECODE,
   MAX_SHAPED_KEYS,
   MIN_SLICED,
 } from "../_core/thresholds.ts";
@@ -141,9 +139,14 @@ interface DecodeSession {
   heapAllowance: number;
   bundle: StringBundle | null;
   references: Map<number, Reference> | null;
+  /**
+   * Shapes this decode may still compile (`_records/reader.ts`): MAX_COMPILES_PER_DECODE for an
+   * outermost decode, handed on to the decodes nested in it and back.
+   */
+  compilesLeft: number;
 }
 
-function newDecodeSession(nested: boolean): DecodeSession {
+function newDecodeSession(nested: boolean, compilesLeft: number): DecodeSession {
   return {
     decoding: nested,
     sharedStructuresPossible: false,
@@ -151,10 +154,16 @@ function newDecodeSession(nested: boolean): DecodeSession {
     heapAllowance: 0,
     bundle: null,
     references: null,
+    compilesLeft,
   };
 }
 
-let session: DecodeSession = newDecodeSession(false);
+let session: DecodeSession = newDecodeSession(false, MAX_COMPILES_PER_DECODE);
+
+/** The allowance a shape's builder compiles with: the session's, if the instance compiles. */
+function compileAllowance(): CompileAllowance | null {
+  return context.compileRecordReaders ? session : null;
+}
 
 interface StringBundle {
   /** Strings with non-ASCII characters (referenced by `c1` + a negative or zero count). */
@@ -721,8 +730,25 @@ function storeEntries(object: Record<string, unknown>, count: number): Record<st
   return object;
 }
 
-/** Next free slot of the map value stack (`_records/map_shapes.ts`). */
+// ---- the value stack ---------------------------------------------------------------------------
+//
+// A map's values wait here, from `base` up, while its keys are followed; a map inside a value
+// uses the slots above. Its shape's builder reads them with `popValue`. Slots are cleared after
+// each top-level decode (`endOutermost`), so the stack keeps no decoded value alive.
+
+/** Values of the maps being read. */
+export const valueStack: unknown[] = [];
+/** Next free slot. */
 let stackTop = 0;
+/** One past the highest slot written since the stack was last cleared. */
+let stackUsed = 0;
+/** The slot a shape's builder reads next. */
+let stackNext = 0;
+
+/** The next value for a map shape's builder (the value reader each is made with). */
+function popValue(): unknown {
+  return valueStack[stackNext++];
+}
 
 /**
  * A map of 1..MAX_SHAPED_KEYS entries as an object, built when its last value is read: its keys
@@ -731,7 +757,8 @@ let stackTop = 0;
  */
 function readShapedMap(length: number): object {
   const base = stackTop;
-  markStackUse(base + length); // before reading: a decode that fails midway is cleared too
+  // before reading: a decode that fails midway is cleared too
+  if (base + length > stackUsed) stackUsed = base + length;
   const tree = mapShapes;
   let shape = tree.root;
   const words = tree.keyWords;
@@ -792,7 +819,8 @@ function readShapedMap(length: number): object {
   }
   valueKey = null;
   stackTop = base;
-  return objectOfShape(shape, base, context.compileRecordReaders);
+  stackNext = base;
+  return (shape.build ?? builderOf(shape, popValue, compileAllowance))();
 }
 
 /**
@@ -808,7 +836,9 @@ function readUnshapedRest(
   length: number,
 ): object {
   stackTop = base;
-  const object = storeValues(shape, count, base);
+  const names = shapeNames(shape);
+  const object = objectFrom(shape);
+  for (let i = 0; i < count; i++) object[names[i]] = valueStack[base + i];
   object[key] = read();
   return storeEntries(object, length - count - 1);
 }
@@ -993,19 +1023,23 @@ function defineAndReadRecord(slot: number, twoByte: boolean): object {
 
 /**
  * A record table whose types read with the module's `read`, freezing their records when `freeze`
- * and compiling their readers when `compile` allows it.
+ * and compiling their readers when the decoding instance does (`compileAllowance`).
  */
 export function createRecordTable(
   shared: Structure[] | null,
   getStructures: (() => Structure[] | undefined | null) | null,
   freeze: boolean,
-  compile: boolean,
 ): RecordTable {
   return new RecordTable(
     shared,
     getStructures,
     (keys, twoByte, isShared) =>
-      createRecordType(keys, read, { twoByte, shared: isShared, freeze, compile }),
+      createRecordType(keys, read, {
+        twoByte,
+        shared: isShared,
+        freeze,
+        allowance: compileAllowance,
+      }),
   );
 }
 
@@ -1385,10 +1419,12 @@ function readBundledString(): string {
  * `deno check`; tests/saved_state_test.ts checks that every module-level variable is listed here,
  * is `session`, or is named there as needing no saving: `floatsBeforeView` (it only decides when
  * the outer decode makes its view), `valueKey` (a prediction: the key's bytes are compared
- * anyway), `stackTop` (maps take and give back slots in nesting order, and the slots above it are
- * free), and the kept view (kept across decodes by design; `view` itself is saved). The Latin-1
- * window and the UTF-8 batch are of one input: every decode closes them when it starts and when
- * it ends, and the outer one reopens them from its own input.
+ * anyway), the value stack's `stackTop` (maps take and give back slots in nesting order, and the
+ * slots above it are free), `stackUsed` (it only rises until the outermost decode clears the
+ * stack) and `stackNext` (set before each build, which reads no input), and the kept view (kept
+ * across decodes by design; `view` itself is saved). The Latin-1 window and the UTF-8 batch are of
+ * one input: every decode closes them when it starts and when it ends, and the outer one reopens
+ * them from its own input.
  */
 function saveHot() {
   // deno-fmt-ignore
@@ -1411,10 +1447,11 @@ function withSavedState<T>(action: () => T): T {
   const outerSession = session;
   // whether this decode has called `getStructures` yet
   const triedLoading = context?.records.triedLoading;
-  session = newDecodeSession(true);
+  session = newDecodeSession(true, outerSession.compilesLeft);
   try {
     return action();
   } finally {
+    outerSession.compilesLeft = session.compilesLeft;
     session = outerSession;
     restoreHot(saved);
     if (context !== undefined) context.records.triedLoading = triedLoading;
@@ -1546,16 +1583,19 @@ function runOne(
 
 /** Before a decode that no other decode is running around (whoever runs inside it). */
 function startOutermost(): void {
-  resetCompileAllowance();
+  session.compilesLeft = MAX_COMPILES_PER_DECODE;
   renewMapShapesIfFull();
-  renewPoolIfDue();
+  builderSources.pool?.renewIfDue();
 }
 
 /** After that decode, whether it succeeded or not: the value stack keeps nothing alive. */
 function endOutermost(): void {
   stackTop = 0;
   valueKey = null; // see valueKey: the tree may be renewed before the next decode
-  releaseValueStack();
+  // a few slots in a loop: on V8 a call to `fill` costs as much as decoding a small map
+  if (stackUsed > 16) valueStack.fill(undefined, 0, stackUsed);
+  else for (let i = 0; i < stackUsed; i++) valueStack[i] = undefined;
+  stackUsed = 0;
 }
 
 function trailingBytes(value: unknown): DecodeError {

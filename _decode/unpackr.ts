@@ -23,7 +23,8 @@ import { markSharedLength } from "../_records/table.ts";
 import { timestampOfPayload } from "../_core/timestamp.ts";
 import { standardOf, type StandardSchemaV1, validateSync } from "../_core/standard_schema.ts";
 
-let settingsOf: (unpackr: Unpackr) => Settings;
+/** Reads an instance's private settings (set once, by the class's static block). */
+const hidden = {} as { settingsOf(unpackr: Unpackr): Settings };
 
 /**
  * The decoding options of an {@linkcode Unpackr}, as properties of the instance (msgpackr copies
@@ -73,7 +74,7 @@ export class Unpackr {
   #settings: Settings;
 
   static {
-    settingsOf = (unpackr) => unpackr.#settings;
+    hidden.settingsOf = (unpackr) => unpackr.#settings;
   }
 
   /**
@@ -309,14 +310,14 @@ export class Unpackr {
 
 /** The settings of an instance (for `Packr`'s option accessors). */
 export function settingsOfInstance(unpackr: Unpackr): Settings {
-  return settingsOf(unpackr);
+  return hidden.settingsOf(unpackr);
 }
 
 defineOptionAccessors(
   Unpackr.prototype,
   DECODER,
-  settingsOf,
-  (unpackr) => applyDecodeSettings(decodeContextOf(unpackr), settingsOf(unpackr)),
+  settingsOfInstance,
+  (unpackr) => applyDecodeSettings(decodeContextOf(unpackr), settingsOfInstance(unpackr)),
 );
 
 /**

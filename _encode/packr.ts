@@ -10,7 +10,8 @@ import { DECODER, defineOptionAccessors, ENCODER } from "../_core/option_table.t
 import { applyDecodeSettings, decodeContextOf } from "../_decode/context.ts";
 import { settingsOfInstance, Unpackr } from "../_decode/unpackr.ts";
 
-let packerOf: (packr: Packr) => Packer;
+/** Reads an instance's private packer (set once, by the class's static block). */
+const hidden = {} as { packerOf(packr: Packr): Packer };
 
 /**
  * Packs `value` with `packr` into a view of the shared arena, valid only until the next pack: for
@@ -18,7 +19,7 @@ let packerOf: (packr: Packr) => Packer;
  * saves the exact-size copy `pack` makes.
  */
 export function packBorrowed(packr: Packr, value: unknown): Uint8Array<ArrayBuffer> {
-  return packerOf(packr).pack(value, BORROW_ARENA);
+  return hidden.packerOf(packr).pack(value, BORROW_ARENA);
 }
 
 /**
@@ -26,7 +27,7 @@ export function packBorrowed(packr: Packr, value: unknown): Uint8Array<ArrayBuff
  * itself during a pack: their ids come from the instance's structures).
  */
 export function encodeContextOf(packr: Packr): EncodeContext {
-  return packerOf(packr).context;
+  return hidden.packerOf(packr).context;
 }
 
 /**
@@ -75,7 +76,7 @@ export class Packr extends Unpackr {
   #packer: Packer;
 
   static {
-    packerOf = (packr) => packr.#packer;
+    hidden.packerOf = (packr) => packr.#packer;
   }
 
   /**
@@ -288,7 +289,7 @@ defineOptionAccessors(
     // before either half changes: `structuredClone` or `bundleStrings` assigned to a canonical one
     checkCanonical(settings);
     applyDecodeSettings(decodeContextOf(packr), settings);
-    applyEncodeSettings(packerOf(packr).context, settings);
+    applyEncodeSettings(hidden.packerOf(packr).context, settings);
   },
 );
 

@@ -4,22 +4,18 @@
 // The default build's writer compiler: a shape written often gets a writer made with
 // `new Function` (`_encode/encoder.ts`, "generated writers", says what it writes and when). Only
 // the default entry modules import this module; `no_eval.ts` never does. Nothing is compiled at
-// import. Code is generated through `_core/eval_allowed.ts`, which the record reader compiler
-// shares: the first refusal (a Content-Security-Policy without 'unsafe-eval') turns both off, and
-// the encoder stops asking for good.
+// import. Code is generated and cached by signature (kind, names and value types) through
+// `_core/code_cache.ts`, which the builder compiler shares: the first refusal (a
+// Content-Security-Policy without 'unsafe-eval') turns both off, and the encoder stops asking for
+// good.
 
-import { generateFunction } from "../_core/eval_allowed.ts";
+import {
+  cachedFunction,
+  cacheFunction,
+  generatedCount,
+  generateFunction,
+} from "../_core/code_cache.ts";
 import { installWriterCompiler, type ObjectWriter, type WriterHelpers } from "./encoder.ts";
-
-/**
- * Writers by signature (kind, names and value types): they depend on nothing else, so every
- * encoder shares them. At most `MAX_WRITERS` are kept; when the cache is full it starts again
- * (writers already handed out keep working), so input with endless new shapes cannot grow it.
- */
-const writers = new Map<string, ObjectWriter>();
-const MAX_WRITERS = 1024;
-/** Writers made so far: each gets a name of its own. */
-let made = 0;
 
 /** Little-endian 32-bit word of `bytes` at `offset`. */
 function wordAt(bytes: Uint8Array, offset: number): number {
@@ -50,9 +46,8 @@ function compileWriter(
 ): ObjectWriter {
   const types = names.map((name) => typeof sample[name]);
   const signature = `${keyBytes === null ? "r" : "m"}${JSON.stringify(names)}${types}`;
-  const known = writers.get(signature);
+  const known = cachedFunction<ObjectWriter>(signature);
   if (known !== undefined) return known;
-  if (writers.size >= MAX_WRITERS) writers.clear();
   // a plain object's keys must be these, in this order, and nothing else
   let body = keyBytes === null ? "var x;" : "var i=0,x;for(var k in o)if(k!==K[i++])return false;" +
     `if(i!==${names.length})return false;var at=head(${names.length});`;
@@ -85,14 +80,14 @@ function compileWriter(
   const helperNames = Object.keys(helpers) as (keyof WriterHelpers)[];
   const writer = generateFunction(
     ["K", "P", "H", ...helperNames],
-    `return function write${made++}(o){${body}}`,
+    `return function write${generatedCount()}(o){${body}}`,
   )(
     names.slice() as never,
     [] as never,
     Object.hasOwn as never,
     ...helperNames.map((name) => helpers[name] as never),
   ) as ObjectWriter;
-  writers.set(signature, writer);
+  cacheFunction(signature, writer);
   return writer;
 }
 

@@ -4,15 +4,15 @@
 import { plans, RECORD_BUILDERS, STORE_CHUNKS, STORES_PER_CHUNK } from "./builders.ts";
 import { plainRoot } from "./plain_root.ts";
 import { MOST_PROPERTIES_WITHOUT_TEMPLATE } from "../_core/thresholds.ts";
-import { installBuilderPool, type ObjectBuilder } from "./reader.ts";
+import { builderSources, type ObjectBuilder } from "./reader.ts";
 
 // The no-eval build's pool of object builders of `_records/builders.ts` (why they exist: there)
-// and who holds them. `no_eval.ts` imports this module, which installs the pool as the
-// interpreted record reader's faster builder (`_records/reader.ts`); the default build, which
-// compiles its readers, never does, so it does not carry the pool. Each shape gets a builder of its
-// own, so its store sites see one property name each; every holder of that shape (record types of
-// any decoder, map shapes) shares it. The pool is small, so builders are lent, never given: every
-// loan is written in a ledger with the holder's `release`, and the pool is renewed
+// and who holds them. `no_eval.ts` imports this module, which installs the pool as the source of
+// faster builders (`_records/reader.ts`); the default build, which compiles its builders, never
+// does, so it does not carry the pool. Each shape gets a builder of its own, so its store sites
+// see one property name each; every holder of that shape (record types of any decoder, map
+// shapes) shares it. The pool is small, so builders are lent, never given: every loan is written
+// in a ledger with the holder's `release`, and the pool is renewed
 // - `RUNS_BEFORE_RENEWAL` top-level decodes after it was first found spent (input with more
 //   shapes than builders, or input made to spend them), so new shapes get builders again;
 // - at the next top-level decode when the ledger is full, so that it stays bounded (it holds
@@ -20,7 +20,7 @@ import { installBuilderPool, type ObjectBuilder } from "./reader.ts";
 // Renewing calls every `release` (the holder goes back to its loop and may ask again), forgets
 // every loan, and lends the builders afresh. It happens only between top-level decodes
 // (`renewBuilderPoolIfDue`, called by the decoder), never while a builder is building. Holders
-// that were refused ask again after the next renewal (`builderPoolGeneration` changed).
+// that were refused ask again later (`earningBuilder` in `_records/reader.ts`).
 // None of this adds work per value: the ledger is written when a builder is lent, and read when
 // the pool is renewed.
 
@@ -42,34 +42,28 @@ export const MAX_LOANS = 2048;
  */
 const MAX_POOLED_NAME_CHARS = 2048;
 
-/**
- * Builders lent in this generation, by value reader (the decoder's `read` for records, the map
- * value stack's for plain maps) and shape (`JSON.stringify` of the property names).
- */
-const buildersByShape = new Map<() => unknown, Map<string, ObjectBuilder>>();
-let pooledShapes = 0;
-let nextFreeBuilder = 0;
-let nextFreeChunk = 0;
-/** How each holder of a lent builder is told to stop using it. */
-let ledger: (() => void)[] = [];
-/** A request was refused since the last renewal (no builder or chunk left, or a full ledger). */
-let spent = false;
-let runsSinceSpent = 0;
+/** The pool's state (process-wide): changed when a builder is lent and when it is renewed. */
+const pool = {
+  /**
+   * Builders lent in this generation, by value reader (the decoder's `read` for records, the
+   * value stack's for plain maps) and shape (`JSON.stringify` of the property names).
+   */
+  byShape: new Map<() => unknown, Map<string, ObjectBuilder>>(),
+  /** Builders (so shapes) and chunks handed out in this generation. */
+  builders: 0,
+  chunks: 0,
+  /** How each holder of a lent builder is told to stop using it. */
+  ledger: [] as (() => void)[],
+  /** A request was refused since the last renewal (no builder or chunk left, or a full ledger). */
+  spent: false,
+  runsSinceSpent: 0,
+  /** Renewals so far (for tests). */
+  generation: 0,
+};
 
-/**
- * The pool's generation: it changes when the pool is renewed. A holder that was refused a builder
- * asks again once it has changed.
- */
-export let builderPoolGeneration = 0;
-
-/** Shapes that have a builder in this generation (for tests). */
-export function pooledShapeCount(): number {
-  return pooledShapes;
-}
-
-/** Loans in the ledger (for tests). */
-export function builderLoanCount(): number {
-  return ledger.length;
+/** Shapes with a builder and loans in this generation, and the pool's generation (for tests). */
+export function builderPoolState(): { shapes: number; loans: number; generation: number } {
+  return { shapes: pool.builders, loans: pool.ledger.length, generation: pool.generation };
 }
 
 /**
@@ -86,8 +80,7 @@ function internalized(name: string): string {
 /**
  * Lends the shape's pooled builder (reading with `read`) until the pool takes it back, when it
  * calls `release`: from then on the holder must not call the builder (it may ask again). Returns
- * `null` when the pool has no builder for the shape now (spent, or its names are too long); ask
- * again once {@linkcode builderPoolGeneration} has changed.
+ * `null` when the pool has no builder for the shape now (spent, or its names are too long).
  *
  * @param names The property names, at least one.
  * @param read The value reader the builder calls for each property.
@@ -99,24 +92,22 @@ export function lendBuilder(
   read: () => unknown,
   release: () => void,
 ): ObjectBuilder | null {
-  if (ledger.length >= MAX_LOANS) {
-    spent = true;
+  if (pool.ledger.length >= MAX_LOANS) {
+    pool.spent = true;
     return null;
   }
   const shape = JSON.stringify(names);
-  let builders = buildersByShape.get(read);
+  let builders = pool.byShape.get(read);
   let build = builders?.get(shape);
   if (build === undefined) {
     if (shape.length > MAX_POOLED_NAME_CHARS) return null;
+    const chunks = pool.chunks;
     const chunkCount = Math.ceil(names.length / STORES_PER_CHUNK) - 1;
-    if (
-      nextFreeBuilder === RECORD_BUILDERS.length ||
-      nextFreeChunk + chunkCount > STORE_CHUNKS.length
-    ) {
-      spent = true;
+    if (pool.builders === RECORD_BUILDERS.length || chunks + chunkCount > STORE_CHUNKS.length) {
+      pool.spent = true;
       return null;
     }
-    plans[nextFreeBuilder] = {
+    plans[pool.builders] = {
       names: names.map(internalized),
       read,
       root: plainRoot(),
@@ -124,15 +115,13 @@ export function lendBuilder(
       template: names.length <= MOST_PROPERTIES_WITHOUT_TEMPLATE
         ? null
         : JSON.parse(JSON.stringify(Object.fromEntries(names.map((name) => [name, null])))),
-      rest: STORE_CHUNKS.slice(nextFreeChunk, nextFreeChunk + chunkCount),
+      rest: STORE_CHUNKS.slice(chunks, pool.chunks = chunks + chunkCount),
     };
-    nextFreeChunk += chunkCount;
-    build = RECORD_BUILDERS[nextFreeBuilder++];
-    if (builders === undefined) buildersByShape.set(read, builders = new Map());
+    build = RECORD_BUILDERS[pool.builders++];
+    if (builders === undefined) pool.byShape.set(read, builders = new Map());
     builders.set(shape, build);
-    pooledShapes++;
   }
-  ledger.push(release);
+  pool.ledger.push(release);
   return build;
 }
 
@@ -141,23 +130,14 @@ export function lendBuilder(
  * module). The common case is one test.
  */
 export function renewBuilderPoolIfDue(): void {
-  if (!spent) return;
-  if (ledger.length < MAX_LOANS && ++runsSinceSpent < RUNS_BEFORE_RENEWAL) return;
-  const releases = ledger;
-  ledger = [];
-  spent = false;
-  runsSinceSpent = 0;
-  buildersByShape.clear();
+  if (!pool.spent) return;
+  if (pool.ledger.length < MAX_LOANS && ++pool.runsSinceSpent < RUNS_BEFORE_RENEWAL) return;
+  const releases = pool.ledger;
+  Object.assign(pool, { ledger: [], spent: false, runsSinceSpent: 0, builders: 0, chunks: 0 });
+  pool.byShape.clear();
   plans.length = 0; // no builder is lent now: drop what the plans hold
-  pooledShapes = 0;
-  nextFreeBuilder = 0;
-  nextFreeChunk = 0;
-  builderPoolGeneration++;
+  pool.generation++;
   for (const release of releases) release();
 }
 
-installBuilderPool({
-  lend: lendBuilder,
-  generation: () => builderPoolGeneration,
-  renewIfDue: renewBuilderPoolIfDue,
-});
+builderSources.pool = { lend: lendBuilder, renewIfDue: renewBuilderPoolIfDue };

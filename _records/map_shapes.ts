@@ -2,9 +2,8 @@
 // This module is browser compatible.
 
 import { type PlainRoot, plainRoot } from "./plain_root.ts";
-import { createShapeBuilder } from "./reader.ts";
+import { type CompileAllowance, earningBuilder, type ObjectBuilder } from "./reader.ts";
 import { type KeyNode, ShapeTree } from "./shape_tree.ts";
-import { BUILDER_AFTER_ENDS } from "../_core/thresholds.ts";
 
 // Plain maps decoded as objects, built by shape. One store per entry, `object[key] = value`, from
 // one store site that sees every property name of every map, defeats the engines' inline caches
@@ -12,15 +11,14 @@ import { BUILDER_AFTER_ENDS } from "../_core/thresholds.ts";
 // builder per shape; plain maps carry no shape, but the same key sequences come back map after
 // map (items of a list, events of a log). So the decoder follows each map's keys down its tree of
 // key sequences (`_records/shape_tree.ts`; a key met where it was met last is compared as bytes,
-// not decoded), keeps the values on a stack meanwhile, and when the map ends builds its object in
-// one go: with the shape's builder once the sequence has ended 4 maps (a compiled object literal
-// in the default build, a pooled builder in the no-eval build, both from `_records/reader.ts`,
-// whose compiled readers are cached and pooled builders lent per key list, so a shape that comes
-// back after the tree was renewed finds its builder again), else with the stores. A pooled
-// builder is lent: when the pool takes it back, the shape uses the stores and asks again. Maps of
-// more than `MAX_SHAPED_KEYS` entries are not followed (dictionaries, not shapes), and a map whose
-// next key the tree has no node for is finished with the stores. Compiling shares the records'
-// allowance of 32 shapes per decode.
+// not decoded), keeps the values on its value stack meanwhile (`_decode/decoder.ts`), and when
+// the map ends builds its object in one go with the shape's builder: from `_records/reader.ts`,
+// as a record type's, so it earns a compiled object literal (default build) or a pooled builder
+// (no-eval build) by the same rule, sharing the records' compile allowance; compiled builders
+// are cached and pooled ones lent per key list, so a shape that comes back after the tree was
+// renewed finds its builder again. Maps of more than `MAX_SHAPED_KEYS` entries are not followed
+// (dictionaries, not shapes), and a map whose next key the tree has no node for is finished with
+// the stores.
 //
 // Repeated shapes decode markedly faster this way; only maps keyed by ids that are new in every
 // message pay for the walk without gaining from it, and lose a little.
@@ -30,15 +28,12 @@ import { BUILDER_AFTER_ENDS } from "../_core/thresholds.ts";
 export interface MapShape extends KeyNode<MapShape> {
   /** The keys in order, made when they are first needed. */
   names: string[] | null;
-  /** Maps that ended here, until the count at which the next builder is asked for. */
-  ends: number;
-  nextBuilderAt: number;
-  /** Builds the object from the values on the stack at `cursor`; null until it is earned. */
-  build: (() => Record<string, unknown>) | null;
+  /** Builds the object from the values on the value stack; null until a map first ends here. */
+  build: ObjectBuilder | null;
   /**
-   * Where objects built by stores start (`_records/plain_root.ts`): those of this key sequence
-   * before it earned a builder, and of those that continue past it where the tree has no node
-   * (the root's: maps the tree does not follow); made when first needed.
+   * Where the objects of maps that continue past this key sequence where the tree has no node
+   * start (`_records/plain_root.ts`; the root's: maps the tree does not follow); made when first
+   * needed.
    */
   root: PlainRoot | null;
   /**
@@ -63,8 +58,6 @@ export const mapShapes: ShapeTree<MapShape> = new ShapeTree<MapShape>(
     keyAt,
     keyLength: 0,
     names: null,
-    ends: 0,
-    nextBuilderAt: BUILDER_AFTER_ENDS,
     build: null,
     root: null,
     valueHot: null,
@@ -90,81 +83,17 @@ function namesOf(shape: MapShape): string[] {
   return names;
 }
 
-// ---- the value stack ---------------------------------------------------------------------------
-//
-// A map's values wait here, from `base` up, while its keys are followed; a map inside a value
-// uses the slots above. The decoder writes `valueStack[top++]`; builders read with `popValue`.
-// Slots are cleared after each top-level decode (`releaseValueStack`), so the stack keeps no
-// decoded value alive.
-
-/** Values of the maps being read. */
-export const valueStack: unknown[] = [];
-/** One past the highest slot written since the stack was last cleared. */
-let highWater = 0;
-let cursor = 0;
-
-/** The next value for a builder (the value reader every shape builder is made with). */
-function popValue(): unknown {
-  return valueStack[cursor++];
-}
-
-/** Records that slots below `end` hold values (cleared by {@linkcode releaseValueStack}). */
-export function markStackUse(end: number): void {
-  if (end > highWater) highWater = end;
-}
-
-/** Drops every value from the stack (after a top-level decode, whether it succeeded or not). */
-export function releaseValueStack(): void {
-  if (highWater === 0) return;
-  // a few slots in a loop: on V8 a call to `fill` costs as much as decoding a small map
-  if (highWater <= 16) {
-    for (let i = 0; i < highWater; i++) valueStack[i] = undefined;
-  } else {
-    valueStack.fill(undefined, 0, highWater);
-  }
-  highWater = 0;
-}
-
 /**
- * The object of a map whose keys ended at `shape`, with its `shape.size` values on the stack
- * from `base`. `compile`: this decode allows compiled builders.
+ * The builder of `shape`, made when a map first ends there: it reads the values with `read` (the
+ * decoder's value stack) and earns a faster one (`earningBuilder`).
  */
-export function objectOfShape(shape: MapShape, base: number, compile: boolean): object {
-  const build = shape.build;
-  if (build !== null) {
-    cursor = base;
-    return build();
-  }
-  if (++shape.ends >= shape.nextBuilderAt) {
-    shape.build = createShapeBuilder(
-      shapeNames(shape),
-      popValue,
-      compile,
-      () => releaseBuilder(shape),
-    );
-    shape.nextBuilderAt *= 4;
-  }
-  return storeValues(shape, shape.size, base);
-}
-
-/**
- * The builder pool takes back the builder it lent `shape` (between top-level decodes): the
- * stores again, and a builder asked for again soon.
- */
-function releaseBuilder(shape: MapShape): void {
-  shape.build = null;
-  shape.nextBuilderAt = shape.ends + BUILDER_AFTER_ENDS;
-}
-
-/**
- * A plain object (from `shape`'s root) with the first `count` keys of `shape` stored from the
- * stack at `base`, in order.
- */
-export function storeValues(shape: MapShape, count: number, base: number): Record<string, unknown> {
-  const names = shapeNames(shape);
-  const object = objectFrom(shape);
-  for (let i = 0; i < count; i++) object[names[i]] = valueStack[base + i];
-  return object;
+export function builderOf(
+  shape: MapShape,
+  read: () => unknown,
+  allowance: () => CompileAllowance | null,
+): ObjectBuilder {
+  const install = (build: ObjectBuilder) => shape.build = build;
+  return shape.build = earningBuilder(shapeNames(shape), read, false, allowance, install);
 }
 
 /** The keys of `shape`, in order, made when first needed. */

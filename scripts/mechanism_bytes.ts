@@ -264,11 +264,21 @@ const MECHANISMS: readonly Mechanism[] = [
     name: "Map shapes",
     code: [
       { module: "_records/map_shapes.ts", whole: true },
-      { module: THRESHOLDS, names: ["MAX_SHAPED_KEYS", "BUILDER_AFTER_ENDS"] },
+      { module: THRESHOLDS, names: ["MAX_SHAPED_KEYS"] },
       // shared with the encoder's key bytes, which have it where the decoder's map shapes do not
       { module: "_records/shape_tree.ts", whole: true, onlyWith: "_records/map_shapes.ts" },
-      { module: "_records/reader.ts", names: ["createShapeBuilder"] },
-      { module: DECODER, names: ["stackTop", "readShapedMap", "readUnshapedRest"] },
+      {
+        module: DECODER,
+        names: [
+          "valueStack",
+          "stackTop",
+          "stackUsed",
+          "stackNext",
+          "popValue",
+          "readShapedMap",
+          "readUnshapedRest",
+        ],
+      },
       {
         module: DECODER,
         within: "readMap",
@@ -278,7 +288,11 @@ const MECHANISMS: readonly Mechanism[] = [
       {
         module: DECODER,
         within: "endOutermost",
-        nodes: ["stackTop = 0;", "releaseValueStack();"],
+        nodes: [
+          "stackTop = 0;",
+          "if (stackUsed > 16)",
+          "stackUsed = 0;",
+        ],
       },
     ],
   },
@@ -396,18 +410,8 @@ const MECHANISMS: readonly Mechanism[] = [
     code: [
       { module: "_records/builders.ts", whole: true },
       { module: "_records/builder_pool.ts", whole: true },
-      { module: THRESHOLDS, names: ["POOL_AFTER_READS", "MOST_PROPERTIES_WITHOUT_TEMPLATE"] },
-      {
-        module: "_records/reader.ts",
-        names: [
-          "pool",
-          "installBuilderPool",
-          "renewPoolIfDue",
-          "lend",
-          "poolGeneration",
-          "createObjectBuilder",
-        ],
-      },
+      { module: THRESHOLDS, names: ["MOST_PROPERTIES_WITHOUT_TEMPLATE"] },
+      { module: "_records/reader.ts", names: ["createObjectBuilder"] },
     ],
   },
   {

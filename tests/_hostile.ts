@@ -204,21 +204,21 @@ export function compilingLoadMessage(n: number, packr: Packr): Uint8Array {
 
 /**
  * Hostile message `n` for a decoder that does not generate readers: more new record shapes than
- * the builder pool has builders, each read twice (which earns a pooled builder), in two values of
- * up to 60 shapes (a message defines at most 64), then new map key sets.
+ * the builder pool has builders, each read four times (which earns a pooled builder), in two
+ * values of up to 60 shapes (a message defines at most 64), then new map key sets.
  */
 export function poolingLoadMessage(n: number, packr: Packr): Uint8Array {
   const records: unknown[] = [];
   for (let shape = 0; shape < 70; shape++) {
-    for (let copy = 0; copy < 2; copy++) {
+    for (let copy = 0; copy < 4; copy++) {
       records.push({ [`p${n}_${shape}`]: copy, [`q${shape}`]: 0 });
     }
   }
   const maps: unknown[] = [];
   for (let copy = 0; copy < 5; copy++) maps.push({ [`n${n}a`]: copy, [`n${n}b`]: 1 });
   return concatBytes([
-    packr.pack(records.slice(0, 120)),
-    packr.pack(records.slice(120)),
+    packr.pack(records.slice(0, 240)),
+    packr.pack(records.slice(240)),
     pack(maps),
   ]);
 }

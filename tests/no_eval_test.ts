@@ -115,19 +115,19 @@ describe("no_eval.ts import graph", () => {
       assert.ok(importGraph(entry).has(writers), `${entry} installs the writer compiler`);
     }
     // both compilers generate code through one module, which holds the only `new Function`
-    const generate = new URL("_core/eval_allowed.ts", ROOT).href;
+    const generate = new URL("_core/code_cache.ts", ROOT).href;
     assert.ok(!importGraph("no_eval.ts").has(generate), "no_eval.ts never reaches it");
     for (const entry of ["mod.ts", "unpack.ts", "pack.ts", "stream.ts", "http.ts"]) {
       const graph = importGraph(entry);
       const compiler = new URL("_records/compiler.ts", ROOT).href;
       assert.ok(graph.has(compiler), entry);
       assert.ok(!graph.has(pool) && !graph.has(builders), `${entry} does not carry the pool`);
-      assert.ok(graph.get(compiler)!.includes('from "../_core/eval_allowed.ts"'), entry);
+      assert.ok(graph.get(compiler)!.includes('from "../_core/code_cache.ts"'), entry);
       assert.ok(
         codeGenerationLines(graph.get(generate)!).some((line) => line.includes("new Function(")),
       );
     }
-    assert.ok(importGraph("pack.ts").get(writers)!.includes('from "../_core/eval_allowed.ts"'));
+    assert.ok(importGraph("pack.ts").get(writers)!.includes('from "../_core/code_cache.ts"'));
   });
 
   test("the import-graph walker finds the same modules as deno info", () => {

@@ -10,8 +10,10 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { Packr, Unpackr } from "../mod.ts";
+import { MAX_COMPILES_PER_DECODE } from "../_core/thresholds.ts";
+import { compilesDuring } from "./_util.ts";
 
 /** The module-level `let`s of a module's source, and the names `saveHot` returns. */
 function stateOf(path: string): { lets: string[]; hot: string[] } {
@@ -40,6 +42,8 @@ const DECODER_UNSAVED: Record<string, string> = {
   keptView: "kept across decodes by design",
   valueKey: "a prediction: the key's bytes are compared anyway",
   stackTop: "maps take and give back slots in nesting order",
+  stackUsed: "it only rises until the outermost decode clears the value stack",
+  stackNext: "set before each build, which reads no input",
 };
 
 describe("the state a nested pack or decode saves", () => {
@@ -64,6 +68,54 @@ describe("the state a nested pack or decode saves", () => {
       assert.deepEqual(unlisted, [], "each new module-level let is saved or named as unsaved");
     });
   }
+});
+
+// Codec modules besides the decoder and the encoder with module-level `let`s: process-wide state
+// of no decode or pack, with what it is (docs/architecture.md). A module that adds one fails until
+// it is named here; state of a decode or a pack belongs to the decoder's or the encoder's.
+const PROCESS_WIDE: Record<string, string> = {
+  "_core/code_cache.ts": "the first refusal of code generation, which holds for good",
+  "_strings/input_window.ts": "the Latin-1 window and UTF-8 batch of the input being read",
+};
+const CODEC_FOLDERS = ["_core", "_decode", "_encode", "_format", "_records", "_stream", "_strings"];
+
+describe("the state outside the decoder and the encoder", () => {
+  test("no other codec module keeps a module-level let but the process-wide ones named", () => {
+    const root = new URL("../", import.meta.url);
+    const stateful: string[] = [];
+    for (const folder of CODEC_FOLDERS) {
+      for (const name of readdirSync(new URL(folder, root))) {
+        const path = `${folder}/${name}`;
+        if (
+          !name.endsWith(".ts") || path === "_decode/decoder.ts" || path === "_encode/encoder.ts"
+        ) {
+          continue;
+        }
+        if (/^(export )?let /m.test(readFileSync(new URL(path, root), "utf8"))) stateful.push(path);
+      }
+    }
+    assert.deepEqual(stateful.filter((path) => !Object.hasOwn(PROCESS_WIDE, path)), []);
+  });
+
+  test("decodes nested in one decode share its compile allowance", () => {
+    const tag = `n${Date.now().toString(36)}`;
+    // each nested message: 12 new record shapes, each read 8 times (enough to compile them all)
+    const packr = new Packr();
+    const nested = Array.from(
+      { length: 6 },
+      (_, message) =>
+        packr.pack(Array.from({ length: 96 }, (_, i) => ({ [`${tag}_${message}_${i % 12}`]: i }))),
+    );
+    const outer = new Packr();
+    outer.addExtension({ Class: Uint8Array, type: 46, pack: (bytes: Uint8Array) => bytes });
+    const bytes = outer.pack(nested);
+    const unpackr = new Unpackr();
+    unpackr.addExtension({ type: 46, unpack: (payload) => unpackr.unpack(payload) });
+    const { result, compiles } = compilesDuring(() => unpackr.unpack(bytes));
+    assert.deepEqual((result as unknown[][])[5][95], { [`${tag}_5_11`]: 95 });
+    assert.ok(compiles > 0, "the nested decodes compile");
+    assert.ok(compiles <= MAX_COMPILES_PER_DECODE, `${compiles} compiles in one decode`);
+  });
 });
 
 class Box {

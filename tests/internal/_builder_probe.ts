@@ -7,7 +7,7 @@
 
 import * as msgpackr from "msgpackr";
 import { Packr, Unpackr } from "../../no_eval.ts";
-import { builderPoolGeneration, pooledShapeCount } from "../../_records/builder_pool.ts";
+import { builderPoolState } from "../../_records/builder_pool.ts";
 import { recordBytes } from "./_record_bytes.ts";
 import { random } from "../_util.ts";
 
@@ -41,10 +41,10 @@ for (let size = 1; size <= 70; size++) {
     keys,
     keys.map((_, i) => i % 3 === 0 ? `v${i}` : i % 3 === 1 ? i * 1.5 : [i]),
   );
-  for (let read = 0; read < 3; read++) {
+  for (let read = 0; read < 4; read++) {
     compare(`${size} keys`, unpackr.unpack(bytes), theirs.unpack(bytes));
   }
-  pools.push([builderPoolGeneration, pooledShapeCount()]);
+  pools.push([builderPoolState().generation, builderPoolState().shapes]);
 }
 
 // repeated, integer-like and __proto__ keys, in small and template-copied shapes
@@ -58,10 +58,10 @@ const special = [
 ];
 for (const keys of special) {
   const bytes = recordBytes(keys, keys.map((_, i) => i + 100));
-  for (let read = 0; read < 3; read++) {
+  for (let read = 0; read < 4; read++) {
     compare(keys.join(), unpackr.unpack(bytes), theirs.unpack(bytes));
   }
-  pools.push([builderPoolGeneration, pooledShapeCount()]);
+  pools.push([builderPoolState().generation, builderPoolState().shapes]);
 }
 
 // 400 shapes of 1 to 30 keys, 20 per message, three times over: redefined in every message, so

@@ -14,11 +14,11 @@ import process from "node:process";
 import { pack, Packr, type Structure, unpack, Unpackr } from "../../mod.ts";
 import { decodeContextOf } from "../../_decode/context.ts";
 import { objectShapes } from "../../_encode/encoder.ts";
-import { compiledCacheSize } from "../../_records/compiler.ts";
-import { builderLoanCount, pooledShapeCount } from "../../_records/builder_pool.ts";
+import { codeCacheSize } from "../../_core/code_cache.ts";
+import { builderPoolState } from "../../_records/builder_pool.ts";
 import { RECORD_BUILDERS } from "../../_records/builders.ts";
 import { mapShapes } from "../../_records/map_shapes.ts";
-import type { RecordBodyReader } from "../../_records/reader.ts";
+import type { ObjectBuilder } from "../../_records/reader.ts";
 import { heapBytes } from "../../fuzz/_fuzz.ts";
 import { collectGarbage, compilingLoadMessage, LONG_KEY, poolingLoadMessage } from "../_hostile.ts";
 
@@ -94,7 +94,7 @@ class Client {
   readers(): { inline: string; shared: string; map: string; nestedMap: string } {
     const rowKeys = ROW_KEYS(this.#prefix);
     const records = decodeContextOf(this.unpackr).records;
-    let inline: RecordBodyReader | undefined;
+    let inline: ObjectBuilder | undefined;
     for (let slot = 0; slot < 64 && inline === undefined; slot++) {
       inline = records.previousDefinition(slot, rowKeys, false)?.read;
     }
@@ -138,11 +138,11 @@ for (let n = 0; n < decodes; n++) {
 }
 const heapAfterLoad = heap();
 const caches = {
-  compiled: compiledCacheSize(),
+  compiled: codeCacheSize(),
   mapShapes: mapShapes.size,
   objectShapes: objectShapes.size,
-  pooledShapes: pooledShapeCount(),
-  loans: builderLoanCount(),
+  pooledShapes: builderPoolState().shapes,
+  loans: builderPoolState().loans,
   longKeyNodes: [
     mapShapes.find([`${LONG_KEY}${decodes - 2}`]),
     objectShapes.find([`${LONG_KEY}${decodes - 2}`]),
