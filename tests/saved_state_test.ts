@@ -66,6 +66,13 @@ describe("the state a nested pack or decode saves", () => {
   }
 });
 
+test("the string modules keep no state of a decode: the Latin-1 window and the batch are the session's", () => {
+  for (const name of ["input_window", "input_window_browser", "string_cache", "utf8"]) {
+    const source = readFileSync(new URL(`../_strings/${name}.ts`, import.meta.url), "utf8");
+    assert.deepEqual([...source.matchAll(/^let (\w+)/gm)].map((match) => match[1]), [], name);
+  }
+});
+
 class Box {
   constructor(readonly inner: unknown) {}
 }
