@@ -22,7 +22,7 @@ export const KEY_CACHE_MAX_BYTES = 32;
 /** log2 of the key cache's entries (4096). Measured by: npm run bench:paired:deno / :bun. */
 export const KEY_CACHE_BITS = 12;
 /**
- * Longest string value (bytes) the value cache holds; at most 16 (`middleWordsMatch`).
+ * Longest string value (bytes) the value cache holds.
  * Measured by: npm run bench:paired:deno / :bun (strings2.json, 1,000 log events).
  */
 export const VALUE_CACHE_MAX_BYTES = 16;

@@ -67,12 +67,14 @@ import {
   cachedStringMiss,
   ENTRY_HASH_A,
   ENTRY_HASH_B,
+  holds,
   keyCache,
   restMatches,
   valueCache,
 } from "../_strings/string_cache.ts";
 import {
   closeInputWindow,
+  InputWindow,
   longString,
   MAX_SLICED,
   nonAsciiString,
@@ -144,6 +146,8 @@ interface DecodeSession {
    * outermost decode, handed on to the decodes nested in it and back.
    */
   compilesLeft: number;
+  /** The Latin-1 window and the UTF-8 batch over this decode's input. */
+  readonly window: InputWindow;
 }
 
 function newDecodeSession(nested: boolean, compilesLeft: number): DecodeSession {
@@ -155,6 +159,7 @@ function newDecodeSession(nested: boolean, compilesLeft: number): DecodeSession 
     bundle: null,
     references: null,
     compilesLeft,
+    window: new InputWindow(),
   };
 }
 
@@ -290,17 +295,12 @@ export function read(): unknown {
     if (length > 0 && length <= VALUE_CACHE_MAX && view !== null && !fatalStrings) {
       if (length > srcEnd - position) throw incomplete(position + length);
       position += length;
-      // the value cache's hit test, written out (see VALUE_WORDS)
       const start = position - length;
       const first = length >= 4 ? view.getInt32(start, true) : shortWordAt(src, start, length);
       const last = length >= 4 ? view.getInt32(start + length - 4, true) : 0;
       const salt = length > 8 ? view.getInt32(start + 4, true) ^ length : length;
-      const entry = Math.imul(first ^ Math.imul(last + salt, VALUE_HASH_A), VALUE_HASH_B) >>>
-        VALUE_SHIFT;
-      const base = entry * VALUE_STRIDE;
-      return VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
-          VALUE_WORDS[base + 1] === last &&
-          (length <= 8 || middleWordsMatch(view, base, start, length, salt))
+      const entry = valueEntry(first, last, salt);
+      return holds(valueCache, entry, src, view, start, length, first, last)
         ? VALUE_STRINGS[entry]
         : cachedStringMiss(valueCache, entry, src, start, length, first, last);
     }
@@ -477,12 +477,12 @@ function readString(length: number): string {
   if (fatalStrings) return strictString(start, position);
   if (length <= VALUE_CACHE_MAX && length > 0) {
     // here only for an input without a view, or a short string in a str8/16/32: a fixstr in an
-    // input with a view takes the hit test written out in `read` and `readStringElements`
+    // input with a view takes the lookup in `read` and `readStringElements` (see `valueEntry`)
     return cachedString(valueCache, src, start, length);
   }
   if (length >= MIN_SLICED && length <= MAX_SLICED) {
     // no view (a small input): its ASCII test reads bytes rather than make one
-    const text = sliceAsciiString(src, view, start, position, srcEnd);
+    const text = sliceAsciiString(session.window, src, view, start, position, srcEnd);
     if (text !== null) return text;
   }
   return UTF8_BATCHES ? otherString(start, position) : decodeString(src, start, position);
@@ -498,49 +498,33 @@ function readString(length: number): string {
 function otherString(start: number, end: number): string {
   const length = end - start;
   if (length >= MIN_SLICED && length <= MAX_SLICED) {
-    return nonAsciiString(src, view, start, end, srcEnd);
+    return nonAsciiString(session.window, src, view, start, end, srcEnd);
   }
   if (length <= MAX_SLICED) return decodeString(src, start, end);
-  return longString(src, view, start, end);
+  return longString(session.window, src, view, start, end);
 }
 
 // Short string values often repeat (statuses, names, enum-like fields), and a cache hit saves
 // the allocation.
 const VALUE_CACHE_MAX = valueCache.maxBytes;
-// The value cache's tables, for the hit test that `read` (fixstr values, so every string field of
-// a record) and `readStringElements` write out: `cachedString`'s test, the same words compared
-// the same way (layout in `_strings/string_cache.ts`), read through the input's view (one load a
-// word instead of four), with the miss sent on to `cachedStringMiss`. Written out because neither
-// engine keeps a lookup function inlined there: JavaScriptCore does not inline a function this
-// large, and V8 stops inlining it into `read` once it has optimized code of its own (its bytecode
-// plus what that code inlined exceeds the caller's budget). The entry's hash is written out as
-// well (`entryOf`'s, with its multipliers): V8 leaves the call to `entryOf` in place in
-// `readStringElements`.
+// A short fixstr in an input with a view (`read`, so every string field of a record, and
+// `readStringElements`) is looked up here rather than by `cachedString`: its words read through
+// the view (one load a word instead of four), the entry from `valueEntry`, then the caches' one
+// hit test (`holds`, layout in `_strings/string_cache.ts`), and the miss sent on to
+// `cachedStringMiss`. Both engines inline `valueEntry`, `holds` and its `restMatches` there, and
+// the word loads are three lines at each site; neither engine keeps a function with all of it
+// inlined into `read` (JavaScriptCore's FTL finds it too large, and V8's budget for `read` is
+// spent on `readString` first). The hash's constants are copied into this module: V8 does not
+// treat imported bindings as the constants they are, and a hash over them costs more than a call.
 // Chosen by measurement: npm run bench:paired:deno / :bun (strings2.json, 1,000 log events).
-const VALUE_STRIDE = valueCache.maxBytes >> 2;
 const VALUE_SHIFT = valueCache.shift;
-// Copied into constants of this module: V8 does not treat imported bindings as the constants they
-// are, and the written-out hash over the imported ones is slower than the call to `entryOf`.
 const VALUE_HASH_A = ENTRY_HASH_A;
 const VALUE_HASH_B = ENTRY_HASH_B;
-const VALUE_LENGTHS = valueCache.lengths;
-const VALUE_WORDS = valueCache.words;
 const VALUE_STRINGS = valueCache.strings;
 
-/**
- * The rest of the hit test for a string of 9..16 bytes (VALUE_CACHE_MAX): its middle words, bytes
- * 4..8 (which `salt` already holds, mixed with the length) and, over 12 bytes, 8..12: the words
- * `restMatches` compares, without its loop loading bytes 4..8 again one at a time.
- */
-function middleWordsMatch(
-  view: DataView,
-  base: number,
-  start: number,
-  length: number,
-  salt: number,
-): boolean {
-  return VALUE_WORDS[base + 2] === (salt ^ length) &&
-    (length <= 12 || VALUE_WORDS[base + 3] === view.getInt32(start + 8, true));
+/** The value cache's entry for a string's first and last words and salt (`cachedString`'s hash). */
+function valueEntry(first: number, last: number, salt: number): number {
+  return Math.imul(first ^ Math.imul(last + salt, VALUE_HASH_A), VALUE_HASH_B) >>> VALUE_SHIFT;
 }
 
 /** A string under the `fatal` option: ill-formed UTF-8 is invalid data. */
@@ -598,8 +582,8 @@ function readArray(length: number): unknown[] {
  * every element would pay a call. Taken when the first element is a fixstr, so arrays of numbers
  * or maps keep the plain loop (testing every element's token slows numeric arrays).
  *
- * A short fixstr takes the value cache's hit test, written out here (see VALUE_WORDS), rather
- * than a call to `readString`. V8 inlines a function that already has optimized code only if its
+ * A short fixstr takes the value cache's lookup written out (see `valueEntry`), rather than a
+ * call to `readString`. V8 inlines a function that already has optimized code only if its
  * bytecode plus everything that code inlined fits the caller's budget; in a process that decoded
  * other data first, `readString` is optimized on its own with the Latin-1 window and the lookup
  * inside, which does not fit, so every element would pay a call.
@@ -623,18 +607,13 @@ function readStringElements(array: unknown[], count: number): void {
         position = at;
         throw incomplete(at + 1 + length);
       }
-      // the value cache's hit test, written out as in `read` (see VALUE_WORDS)
       const start = at + 1;
       at = start + length;
       const first = length >= 4 ? dv!.getInt32(start, true) : shortWordAt(bytes, start, length);
       const last = length >= 4 ? dv!.getInt32(at - 4, true) : 0;
       const salt = length > 8 ? dv!.getInt32(start + 4, true) ^ length : length;
-      const entry = Math.imul(first ^ Math.imul(last + salt, VALUE_HASH_A), VALUE_HASH_B) >>>
-        VALUE_SHIFT;
-      const base = entry * VALUE_STRIDE;
-      array[i] = VALUE_LENGTHS[entry] === length && VALUE_WORDS[base] === first &&
-          VALUE_WORDS[base + 1] === last &&
-          (length <= 8 || middleWordsMatch(dv!, base, start, length, salt))
+      const entry = valueEntry(first, last, salt);
+      array[i] = holds(valueCache, entry, bytes, dv, start, length, first, last)
         ? VALUE_STRINGS[entry]
         : cachedStringMiss(valueCache, entry, bytes, start, length, first, last);
     } else {
@@ -791,7 +770,7 @@ function readShapedMap(length: number): object {
         } else {
           // a small input: byte loads, and the string caches' comparison of the middle words
           same = wordAt(src, p) === words[at] && wordAt(src, p + keyLength - 4) === words[at + 1] &&
-            restMatches(words, at + 2, src, p, keyLength);
+            restMatches(words, at + 2, src, null, p, keyLength);
         }
       } else {
         same = shortWordAt(src, p, keyLength) === words[at];
@@ -1422,9 +1401,8 @@ function readBundledString(): string {
  * anyway), the value stack's `stackTop` (maps take and give back slots in nesting order, and the
  * slots above it are free), `stackUsed` (it only rises until the outermost decode clears the
  * stack) and `stackNext` (set before each build, which reads no input), and the kept view (kept
- * across decodes by design; `view` itself is saved). The Latin-1 window and the UTF-8 batch are of
- * one input: every decode closes them when it starts and when it ends, and the outer one reopens
- * them from its own input.
+ * across decodes by design; `view` itself is saved). The Latin-1 window and the UTF-8 batch are
+ * the session's (`window`), of its decode's input.
  */
 function saveHot() {
   // deno-fmt-ignore
@@ -1481,7 +1459,7 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   session.extensionDecoders = ctx.extensions.decoders();
   session.bundle = null;
   session.references = null;
-  closeInputWindow(); // the window and the batch are of the input, which changes here
+  closeInputWindow(session.window); // of the input, which changes here
 }
 
 function finish(): void {
@@ -1491,7 +1469,7 @@ function finish(): void {
   // let the input be collected (but for the kept view's input: see keptViewInput)
   src = EMPTY;
   view = null;
-  closeInputWindow();
+  closeInputWindow(session.window);
 }
 
 /** Reads one top-level value at `position` with a fresh budget and depth. */

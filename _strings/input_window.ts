@@ -25,8 +25,9 @@ import { tokenSize } from "../_format/token_walker.ts";
 // exists is an engine builtin, several times cheaper, that shares the characters instead of
 // copying them (V8: slices of 13 characters or more; JavaScriptCore: all). msgpackr's native
 // addon does the same: it makes the strings of a stretch of input as one Latin-1 string and its
-// JavaScript slices them. Both pieces are of the decoder's current input: the decoder closes them
-// (`closeInputWindow`) whenever its input changes (a decode starting, one inside it, and its end).
+// JavaScript slices them. Both pieces are of one decode's input and live in an `InputWindow` of
+// its session (`_decode/decoder.ts`): the decoder closes it (`closeInputWindow`) when a decode
+// starts and ends, and a decode nested in another runs with a session, so a window, of its own.
 //
 // The cost of sharing: a kept string is a slice of its piece, so a string kept after the decode
 // keeps up to WINDOW_BYTES of Latin-1 text or BATCH_BYTES UTF-16 units alive (msgpackr's blocks
@@ -99,7 +100,6 @@ export const utf8Slice: SliceMethod | null =
     ? bufferMethods.utf8Slice as SliceMethod
     : null;
 
-export { MIN_SLICED };
 /** Longest string taken from a window; 0 where there is no `latin1Slice` (browsers). */
 export const MAX_SLICED: number = latin1Slice !== null ? MAX_SLICED_WITH_LATIN1 : 0;
 
@@ -129,33 +129,40 @@ const MAX_STRINGS = 1 + Math.floor((BATCH_BYTES - MIN_SLICED) / (1 + SHORTEST));
 // before it, and the lookahead stops this far past the last string it took: a lone non-ASCII
 // string among ASCII text (sample-large.json has two) costs no walk.
 
-// The window: `windowText` is the input's bytes [windowStart, windowEnd) as Latin-1.
-let windowText = "";
-let windowStart = 0;
-let windowEnd = 0;
-/** Where the last ASCII medium string ended (-Infinity: none since the window was closed). */
-let asciiEnd = -Infinity;
+/**
+ * The Latin-1 window and the UTF-8 batch of one decode, over its input: the decoder's session holds
+ * one, so a decode nested in another has its own and the outer one finds its own intact after it.
+ */
+export class InputWindow {
+  /** The input's bytes [start, end) as Latin-1. */
+  text = "";
+  start = 0;
+  end = 0;
+  /** Where the last ASCII medium string ended (-Infinity: none since the window was closed). */
+  asciiEnd: number = -Infinity;
+  /** The batch's decoded text: its strings, each followed by as many U+0000 as its gap has bytes. */
+  batchText = "";
+  /**
+   * Four numbers a string of the batch: its start and end in the input, and in `batchText` (up to
+   * the U+0000 after it). Made with the window's first batch.
+   */
+  pieces: Int32Array | null = null;
+  count = 0;
+  /** The next string to hand out. */
+  next = 0;
+  /** Where the batch's last string starts (-1: no batch). */
+  lastStart = -1;
+  /** Where the last lookahead stopped: strings before it are not looked for again. */
+  walkedTo = -1;
+  /** Where the last non-ASCII string the decoder asked for ended. */
+  nonAsciiEnd: number = -Infinity;
+}
 
-// The batch.
-const starts = new Int32Array(MAX_STRINGS);
-const lengths = new Int32Array(MAX_STRINGS);
-/** The batch's stretch of input with 0 in its gaps, and a 0 after it. */
+/**
+ * The batch's stretch of input with 0 in its gaps, and a 0 after it: scratch, written and decoded
+ * within one `openBatch`, so it holds nothing of a decode between calls.
+ */
 const stretch = new Uint8Array(BATCH_BYTES + 1);
-/** The batch's decoded text: its strings, each followed by as many U+0000 as its gap has bytes. */
-let batchText = "";
-/** Where each string starts in `batchText`. */
-const pieceStarts = new Int32Array(MAX_STRINGS);
-/** Where each string ends in `batchText` (at the first U+0000 after it). */
-const pieceEnds = new Int32Array(MAX_STRINGS);
-let count = 0;
-/** The next string to hand out. */
-let next = 0;
-/** Where the batch's last string starts (-1: no batch). */
-let lastStart = -1;
-/** Where the last lookahead stopped: strings before it are not looked for again. */
-let walkedTo = -1;
-/** Where the last non-ASCII string the decoder asked for ended. */
-let nonAsciiEnd = -Infinity;
 /** Batches made and lookaheads walked so far in this process (for tests). */
 const counts = { batches: 0, lookaheads: 0 };
 
@@ -163,14 +170,15 @@ const counts = { batches: 0, lookaheads: 0 };
  * Forgets the window and the batch: called whenever the decoder's input changes (the same bytes
  * may hold another message by the next call), and when a decode ends, so both can be collected.
  */
-export function closeInputWindow(): void {
-  windowText = "";
-  windowStart = windowEnd = 0;
-  asciiEnd = nonAsciiEnd = -Infinity;
-  if (lastStart === -1 && walkedTo === -1) return;
-  batchText = "";
-  count = next = 0;
-  lastStart = walkedTo = -1;
+export function closeInputWindow(w: InputWindow): void {
+  w.text = w.batchText = "";
+  w.start =
+    w.end =
+    w.count =
+    w.next =
+      0;
+  w.asciiEnd = w.nonAsciiEnd = -Infinity;
+  w.lastStart = w.walkedTo = -1;
 }
 
 /**
@@ -181,6 +189,7 @@ export function closeInputWindow(): void {
  * when it is not ASCII (the caller decodes it as UTF-8).
  */
 export function sliceAsciiString(
+  w: InputWindow,
   bytes: Uint8Array,
   view: DataView | null,
   start: number,
@@ -188,19 +197,19 @@ export function sliceAsciiString(
   limit: number,
 ): string | null {
   if (!isAsciiIn(view, bytes, start, end)) return null;
-  const previousEnd = asciiEnd;
-  asciiEnd = end;
-  if (start < windowStart || end > windowEnd) {
+  const previousEnd = w.asciiEnd;
+  w.asciiEnd = end;
+  if (start < w.start || end > w.end) {
     // a lone string: made on its own, except in a small input (no view), whose window covers
     // all the rest of it (under 512 bytes) for about the cost of the string's own call
     if (start - previousEnd > NEAR_BYTES && view !== null) {
       return latin1Slice!.call(bytes, start, end);
     }
-    windowStart = start;
-    windowEnd = Math.min(limit, start + WINDOW_BYTES);
-    windowText = latin1Slice!.call(bytes, start, windowEnd);
+    w.start = start;
+    w.end = Math.min(limit, start + WINDOW_BYTES);
+    w.text = latin1Slice!.call(bytes, start, w.end);
   }
-  return windowText.slice(start - windowStart, end - windowStart);
+  return w.text.slice(start - w.start, end - w.start);
 }
 
 /**
@@ -211,17 +220,18 @@ export function sliceAsciiString(
  * at a time. Call only where {@linkcode UTF8_BATCHES}.
  */
 export function nonAsciiString(
+  w: InputWindow,
   bytes: Uint8Array,
   view: DataView | null,
   start: number,
   end: number,
   limit: number,
 ): string {
-  if (start <= lastStart) return batchedString(bytes, start, end);
-  const near = start - nonAsciiEnd <= MAX_GAP;
-  nonAsciiEnd = end;
-  if (near && start >= walkedTo) {
-    const text = openBatch(bytes, view, start, end, limit);
+  if (start <= w.lastStart) return batchedString(w, bytes, start, end);
+  const near = start - w.nonAsciiEnd <= MAX_GAP;
+  w.nonAsciiEnd = end;
+  if (near && start >= w.walkedTo) {
+    const text = openBatch(w, bytes, view, start, end, limit);
     if (text !== null) return text;
   }
   return decodeString(bytes, start, end);
@@ -236,15 +246,16 @@ export function nonAsciiString(
  * hold it. Call only where {@linkcode UTF8_BATCHES}.
  */
 export function longString(
+  w: InputWindow,
   bytes: Uint8Array,
   view: DataView | null,
   start: number,
   end: number,
 ): string {
-  if (start >= windowStart && end <= windowEnd && isAsciiIn(view, bytes, start, end)) {
-    return windowText.slice(start - windowStart, end - windowStart);
+  if (start >= w.start && end <= w.end && isAsciiIn(view, bytes, start, end)) {
+    return w.text.slice(start - w.start, end - w.start);
   }
-  return batchedString(bytes, start, end);
+  return batchedString(w, bytes, start, end);
 }
 
 /** Batches made and lookaheads walked so far in this process (for tests). */
@@ -254,14 +265,18 @@ export function utf8BatchCounts(): { batches: number; lookaheads: number } {
 
 /**
  * `bytes[start, end)` (the decoder's input) decoded as UTF-8: from the current batch when it
- * holds that string (the same start and length), else alone.
+ * holds that string (the same start and end), else alone.
  */
-function batchedString(bytes: Uint8Array, start: number, end: number): string {
-  if (start <= lastStart) {
-    while (next < count && starts[next] < start) next++;
-    if (next < count && starts[next] === start && lengths[next] === end - start) {
-      nonAsciiEnd = end;
-      return piece(next++);
+function batchedString(w: InputWindow, bytes: Uint8Array, start: number, end: number): string {
+  if (start <= w.lastStart) {
+    const pieces = w.pieces!;
+    let i = w.next;
+    while (i < w.count && pieces[4 * i] < start) i++;
+    w.next = i;
+    if (i < w.count && pieces[4 * i] === start && pieces[4 * i + 1] === end) {
+      w.nonAsciiEnd = end;
+      w.next = i + 1;
+      return w.batchText.slice(pieces[4 * i + 2], pieces[4 * i + 3]);
     }
   }
   return decodeString(bytes, start, end);
@@ -273,6 +288,7 @@ function batchedString(bytes: Uint8Array, start: number, end: number): string {
  * one of them holds U+0000.
  */
 function openBatch(
+  w: InputWindow,
   bytes: Uint8Array,
   view: DataView | null,
   start: number,
@@ -280,8 +296,9 @@ function openBatch(
   limit: number,
 ): string | null {
   counts.lookaheads++;
-  starts[0] = start;
-  lengths[0] = end - start;
+  const pieces = w.pieces ??= new Int32Array(4 * MAX_STRINGS);
+  pieces[0] = start;
+  pieces[1] = end;
   let found = 1;
   const walkEnd = Math.min(limit, end + LOOKAHEAD);
   let p = end;
@@ -306,58 +323,49 @@ function openBatch(
     if (length >= SHORTEST && length <= LONGEST && !isAsciiIn(view, bytes, at, at + length)) {
       // full: this string will be the next batch's first (the span also bounds the count)
       if (at + length - start > BATCH_BYTES) break;
-      starts[found] = at;
-      lengths[found++] = length;
-      lastEnd = at + length;
+      pieces[4 * found] = at;
+      pieces[4 * found++ + 1] = lastEnd = at + length;
     }
     p = at + length;
   }
-  walkedTo = p;
+  w.walkedTo = p;
   if (found === 1) return null;
   // the stretch in one copy, then 0 over each gap (a store a byte: gaps between strings are mostly
   // a few bytes; long ones by one `fill`) and after the last string
   stretch.set(bytes.subarray(start, lastEnd));
   for (let i = 1; i < found; i++) {
-    const gapStart = starts[i - 1] + lengths[i - 1] - start;
-    const gapEnd = starts[i] - start;
+    const gapStart = pieces[4 * i - 3] - start;
+    const gapEnd = pieces[4 * i] - start;
     if (gapEnd - gapStart >= FILL_GAP) stretch.fill(0, gapStart, gapEnd);
     else for (let j = gapStart; j < gapEnd; j++) stretch[j] = 0;
   }
-  const w = lastEnd - start;
-  stretch[w] = 0;
-  const decoded = decodeStretch!(w + 1);
-  if (!cutText(decoded, found)) return null; // a string holds U+0000: decode them alone
-  batchText = decoded;
-  count = found;
-  next = 1;
-  lastStart = starts[found - 1];
+  stretch[lastEnd - start] = 0;
+  const decoded = decodeStretch!(lastEnd - start + 1);
+  if (!cutText(pieces, decoded, found)) return null; // a string holds U+0000: decode them alone
+  w.batchText = decoded;
+  w.count = found;
+  w.next = 1;
+  w.lastStart = pieces[4 * found - 4];
   counts.batches++;
-  return piece(0);
-}
-
-/** The batch's string `i`: its text up to the U+0000 after it. */
-function piece(i: number): string {
-  return batchText.slice(pieceStarts[i], pieceEnds[i]);
+  return decoded.slice(pieces[2], pieces[3]);
 }
 
 /**
- * Finds where each of a batch's `found` strings starts and ends in its decoded text
- * (`pieceStarts`, `pieceEnds`): each ends at the first U+0000 after its start, and the next starts
- * as many units later as the gap between them has bytes. False when a string holds U+0000: its
- * end is then found too early, and so is every later string's start and end (before each start
- * lies a zero of its gap, so the search from a start that came early stops early too); the last
- * string then does not end at the text's final U+0000.
+ * Finds where each of a batch's `found` strings starts and ends in its decoded text (`pieces`
+ * 4i + 2 and 4i + 3): each ends at the first U+0000 after its start, and the next starts as many
+ * units later as the gap between them has bytes. False when a string holds U+0000: its end is
+ * then found too early, and so is every later string's start and end (before each start lies a
+ * zero of its gap, so the search from a start that came early stops early too); the last string
+ * then does not end at the text's final U+0000.
  * One `indexOf` a string costs less than one `split` of the text (V8 makes its pieces one by one
  * in its runtime), and each string is sliced only when the decoder asks for it.
  */
-function cutText(decoded: string, found: number): boolean {
-  let pieceStart = 0;
+function cutText(pieces: Int32Array, decoded: string, found: number): boolean {
   let pieceEnd = 0;
-  for (let i = 0; i < found; i++) {
-    if (i > 0) pieceStart = pieceEnd + starts[i] - starts[i - 1] - lengths[i - 1];
-    pieceEnd = decoded.indexOf("\0", pieceStart);
-    pieceStarts[i] = pieceStart;
-    pieceEnds[i] = pieceEnd;
+  for (let i = 0; i < 4 * found; i += 4) {
+    const pieceStart = i === 0 ? 0 : pieceEnd + pieces[i] - pieces[i - 3];
+    pieces[i + 2] = pieceStart;
+    pieces[i + 3] = pieceEnd = decoded.indexOf("\0", pieceStart);
   }
   return pieceEnd === decoded.length - 1;
 }

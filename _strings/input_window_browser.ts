@@ -13,15 +13,16 @@ export const latin1Slice: null = null;
 /** Browsers have no `Buffer.prototype.utf8Slice`. */
 export const utf8Slice: null = null;
 
-/** Shortest string a window would take (kept for the decoder's range test). */
-export { MIN_SLICED } from "../_core/thresholds.ts";
 /** No string is taken from a window here. */
 export const MAX_SLICED = 0;
 /** No batches here. */
 export const UTF8_BATCHES = false;
 
+/** A window that holds nothing: no window is opened here. */
+export class InputWindow {}
+
 /** Nothing to close here. */
-export function closeInputWindow(): void {}
+export function closeInputWindow(_w: InputWindow): void {}
 
 /**
  * Never called here (`MAX_SLICED` is 0).
@@ -29,6 +30,7 @@ export function closeInputWindow(): void {}
  * @returns `null`.
  */
 export function sliceAsciiString(
+  _w: InputWindow,
   _bytes: Uint8Array,
   _view: DataView | null,
   _start: number,
@@ -44,6 +46,7 @@ export function sliceAsciiString(
  * @returns The decoded string.
  */
 export function nonAsciiString(
+  _w: InputWindow,
   bytes: Uint8Array,
   _view: DataView | null,
   start: number,
@@ -59,6 +62,7 @@ export function nonAsciiString(
  * @returns The decoded string.
  */
 export function longString(
+  _w: InputWindow,
   bytes: Uint8Array,
   _view: DataView | null,
   start: number,

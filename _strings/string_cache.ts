@@ -57,8 +57,8 @@ function createStringCache(bits: number, maxBytes: number): StringCache {
 /** The cache for map keys: 4096 keys of up to 32 bytes. */
 export const keyCache: StringCache = createStringCache(KEY_CACHE_BITS, KEY_CACHE_MAX_BYTES);
 /**
- * The cache for short string values: 2048 strings of up to 16 bytes (the decoder's written-out hit
- * test, `middleWordsMatch` in `_decode/decoder.ts`, compares at most two middle words: 16 at most).
+ * The cache for short string values: 2048 strings of up to 16 bytes (looked up through the
+ * input's view where it has one: see `valueEntry` in `_decode/decoder.ts`).
  */
 export const valueCache: StringCache = createStringCache(VALUE_CACHE_BITS, VALUE_CACHE_MAX_BYTES);
 
@@ -72,6 +72,10 @@ export const valueCache: StringCache = createStringCache(VALUE_CACHE_BITS, VALUE
  *               8 bytes), then the words at 4, 8, … while before length - 4;
  *   length < 4: word 0 = `shortWordAt` (bytes 0, length / 2 and length - 1: every byte),
  *               word 1 = 0.
+ * The entry is a hash of words 0 and 1 and a `salt`: the length, mixed with the word at 4 when the
+ * string is over 8 bytes long (strings that differ only there, such as `blob-1.bin` and
+ * `blob-2.bin`, would otherwise all pick one entry). The decoder's `valueEntry`
+ * (`_decode/decoder.ts`) computes the same entry with the same multipliers.
  */
 export function cachedString(
   cache: StringCache,
@@ -79,58 +83,60 @@ export function cachedString(
   start: number,
   length: number,
 ): string {
-  let first: number;
-  let last = 0;
-  if (length >= 4) {
-    first = wordAt(bytes, start);
-    last = wordAt(bytes, start + length - 4);
-  } else {
-    first = shortWordAt(bytes, start, length);
-  }
-  const entry = entryOf(
-    cache,
-    first,
-    last,
-    length > 8 ? wordAt(bytes, start + 4) ^ length : length,
-  );
-  const words = cache.words;
-  const base = entry * (cache.maxBytes >> 2);
-  if (cache.lengths[entry] === length && words[base] === first && words[base + 1] === last) {
-    if (length <= 8 || restMatches(words, base + 2, bytes, start, length)) {
-      return cache.strings[entry];
-    }
-  }
-  return cachedStringMiss(cache, entry, bytes, start, length, first, last);
+  const first = length >= 4 ? wordAt(bytes, start) : shortWordAt(bytes, start, length);
+  const last = length >= 4 ? wordAt(bytes, start + length - 4) : 0;
+  const salt = length > 8 ? wordAt(bytes, start + 4) ^ length : length;
+  const entry = Math.imul(first ^ Math.imul(last + salt, ENTRY_HASH_A), ENTRY_HASH_B) >>>
+    cache.shift;
+  return holds(cache, entry, bytes, null, start, length, first, last)
+    ? cache.strings[entry]
+    : cachedStringMiss(cache, entry, bytes, start, length, first, last);
 }
 
-/** The multipliers of {@linkcode entryOf}'s hash, which `_decode/decoder.ts` writes out with them. */
+/** The multipliers of the entry's hash (see {@linkcode cachedString}). */
 export const ENTRY_HASH_A = 0x9e3779b1;
 export const ENTRY_HASH_B = 0x85ebca6b;
 
 /**
- * The entry a string with these first and last words goes to (also for the hit test the decoder
- * writes out, see `VALUE_WORDS` in `_decode/decoder.ts`). `salt` is its length, mixed with its second
- * word (bytes 4..7) when it is over 8 bytes long: strings that differ only there, such as
- * `blob-1.bin` and `blob-2.bin`, would otherwise all pick one entry.
+ * The hit test: whether `entry` holds the `length`-byte string at `start` whose first and last
+ * words are `first` and `last` (`view` a DataView of `bytes`, or null: see `restMatches`). Small,
+ * so that both engines inline it where a string is looked up.
  */
-export function entryOf(cache: StringCache, first: number, last: number, salt: number): number {
-  return Math.imul(first ^ Math.imul(last + salt, ENTRY_HASH_A), ENTRY_HASH_B) >>> cache.shift;
+export function holds(
+  cache: StringCache,
+  entry: number,
+  bytes: Uint8Array,
+  view: DataView | null,
+  start: number,
+  length: number,
+  first: number,
+  last: number,
+): boolean {
+  const base = entry * (cache.maxBytes >> 2);
+  const words = cache.words;
+  return cache.lengths[entry] === length && words[base] === first && words[base + 1] === last &&
+    restMatches(words, base + 2, bytes, view, start, length);
 }
 
-/** Whether the words of a string over 8 bytes between its first and last match, from `word`. */
+/**
+ * Whether the words of the `length`-byte string at `start` between its first and last (none up to
+ * 8 bytes) are `words[word]` and on: read through `view` (a DataView of `bytes`) when there is one,
+ * else byte by byte. The one comparison of kept words, for both caches and the shape trees.
+ */
 export function restMatches(
   words: Int32Array,
   word: number,
   bytes: Uint8Array,
+  view: DataView | null,
   start: number,
   length: number,
 ): boolean {
-  let offset = 4;
-  while (offset < length - 4 && wordAt(bytes, start + offset) === words[word]) {
-    offset += 4;
-    word++;
+  for (let at = start + 4, end = start + length - 4; at < end; at += 4) {
+    if ((view !== null ? view.getInt32(at, true) : wordAt(bytes, at)) !== words[word++]) {
+      return false;
+    }
   }
-  return offset >= length - 4;
+  return true;
 }
 
 /**
@@ -154,11 +160,7 @@ export function cachedStringMiss(
   const lengths = cache.lengths;
   const stride = cache.maxBytes >> 2;
   for (let other = 1; other < 4; other++) {
-    const base = (entry ^ other) * stride;
-    if (
-      lengths[entry ^ other] === length && words[base] === first && words[base + 1] === last &&
-      (length <= 8 || restMatches(words, base + 2, bytes, start, length))
-    ) {
+    if (holds(cache, entry ^ other, bytes, null, start, length, first, last)) {
       return foundInSet(cache, entry, entry ^ other);
     }
   }

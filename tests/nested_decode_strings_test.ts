@@ -24,11 +24,10 @@ import { Packr, unpack, Unpackr, type UnpackrOptions } from "../mod.ts";
 import {
   latin1Slice,
   MAX_SLICED,
-  MIN_SLICED,
   UTF8_BATCHES,
   utf8BatchCounts,
 } from "../_strings/input_window.ts";
-import { EAGER_VIEW_MIN_INPUT } from "../_core/thresholds.ts";
+import { EAGER_VIEW_MIN_INPUT, MIN_SLICED } from "../_core/thresholds.ts";
 import { compilesDuring } from "./_util.ts";
 
 const encoder = new TextEncoder();

@@ -75,7 +75,6 @@ describe("the state a nested pack or decode saves", () => {
 // it is named here; state of a decode or a pack belongs to the decoder's or the encoder's.
 const PROCESS_WIDE: Record<string, string> = {
   "_core/code_cache.ts": "the first refusal of code generation, which holds for good",
-  "_strings/input_window.ts": "the Latin-1 window and UTF-8 batch of the input being read",
 };
 const CODEC_FOLDERS = ["_core", "_decode", "_encode", "_format", "_records", "_stream", "_strings"];
 

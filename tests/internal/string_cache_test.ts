@@ -117,9 +117,10 @@ describe("string caches", () => {
     }
   });
 
-  test("the decoder's written-out hit tests look where cachedString keeps a string", () => {
-    // `read` and `readStringElements` compute the entry themselves (the hash written out): a
-    // string kept by a small input's lookup (`cachedString`, `entryOf`) must be found by both
+  test("the decoder's hit test looks where cachedString keeps a string", () => {
+    // `read` and `readStringElements` compute the entry themselves (`valueEntry`, the hash
+    // written out): a string kept by a small input's lookup (`cachedString`) must be found by
+    // both
     const strings = Array.from({ length: 40 }, (_, i) => `s${i}-${"x".repeat(i % 12)}`);
     empty(valueCache);
     assert.deepEqual(unpack(pack(strings)), strings);

@@ -15,7 +15,7 @@ import { IncompleteDataError, pack, Packr, unpack, unpackMultiple, Unpackr } fro
 import * as noEval from "../../no_eval.ts";
 import { UnpackrStream } from "../../stream.ts";
 import {
-  closeInputWindow,
+  InputWindow,
   longString,
   nonAsciiString,
   UTF8_BATCHES,
@@ -352,18 +352,17 @@ describe("non-ASCII strings decoded in batches", () => {
     assert.equal(bytes[1], 0xbe); // fixstr of 30 bytes
     // the first string is decoded alone, the second opens a batch of the others
     const at = (i: number) => 2 + 31 * i;
-    closeInputWindow();
+    const w = new InputWindow();
     const before = utf8BatchCounts().batches;
-    assert.equal(nonAsciiString(bytes, view, at(0), at(0) + 30, bytes.length), strings[0]);
-    assert.equal(nonAsciiString(bytes, view, at(1), at(1) + 30, bytes.length), strings[1]);
+    assert.equal(nonAsciiString(w, bytes, view, at(0), at(0) + 30, bytes.length), strings[0]);
+    assert.equal(nonAsciiString(w, bytes, view, at(1), at(1) + 30, bytes.length), strings[1]);
     assert.equal(utf8BatchCounts().batches, before + 1);
     // the same start with another length: decoded from exactly those bytes
     assert.equal(
-      longString(bytes, view, at(2), at(2) + 12),
+      longString(w, bytes, view, at(2), at(2) + 12),
       utf8.decode(bytes.subarray(at(2), at(2) + 12)),
     );
-    assert.equal(longString(bytes, view, at(3), at(3) + 30), strings[3]);
-    closeInputWindow();
+    assert.equal(longString(w, bytes, view, at(3), at(3) + 30), strings[3]);
   });
 
   test("unpackMultiple and streams cut anywhere give the same strings", async () => {
