@@ -47,8 +47,9 @@ export interface MapShape extends KeyNode<MapShape> {
 
 /** The decoder's tree of the key sequences of maps decoded as objects. */
 export const mapShapes: ShapeTree<MapShape> = new ShapeTree<MapShape>(
-  // the decoder's own node literal, not shared with the encoder's (see `CreateNode`)
+  // the decoder's own node literal, its first property one the encoder's lacks (see `CreateNode`)
   (id, key, parent, size, keyAt) => ({
+    names: null,
     id,
     key,
     parent,
@@ -57,7 +58,6 @@ export const mapShapes: ShapeTree<MapShape> = new ShapeTree<MapShape>(
     children: null,
     keyAt,
     keyLength: 0,
-    names: null,
     build: null,
     root: null,
     valueHot: null,

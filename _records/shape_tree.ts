@@ -44,11 +44,13 @@ export interface KeyNode<Node extends KeyNode<Node>> {
 
 /**
  * Makes a node with `hot` and `children` null and `keyLength` 0. Each codec writes its own
- * object literal, so the engines give the encoder's and the decoder's nodes different hidden
- * classes: code that reads nodes of one kind stays specialised to them. One literal shared by
- * both would make V8's whole decoder markedly slower once the encoder had also run.
- * Chosen by measurement: npm run bench:paired:deno (bench/ab.ts runs both trees in one process and
- * does not show it).
+ * object literal, whose FIRST property the other's lacks, so the engines give the encoder's and
+ * the decoder's nodes hidden classes that share no ancestor: code that reads nodes of one kind
+ * stays specialised to them. V8 starts a literal from a map chosen by its property count and
+ * adds the properties in order, so two literals of one count that begin alike share those maps
+ * and their field types, which made V8's whole decoder markedly slower once the encoder had run
+ * (tests/internal/map_shapes_test.ts checks the first properties differ).
+ * Chosen by measurement: npm run bench:ab:deno.
  */
 export type CreateNode<Node> = (
   id: number,
