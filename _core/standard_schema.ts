@@ -275,3 +275,40 @@ export async function validateAsync(
   if (result.issues !== undefined) throw fail(result.issues, index);
   return result.value;
 }
+
+/**
+ * The outputs of the values of a synchronous sequence, validated one by one (a schema that
+ * answers with a promise is a `TypeError`), the failing one's error naming its index. Stopping,
+ * or a failure, closes `values`.
+ *
+ * @param values The decoded values.
+ * @param standard The schema's `~standard` properties.
+ * @param fail Makes the error for a value's issues.
+ * @returns A generator of the outputs.
+ */
+export function* validatedSync<T>(
+  values: Iterable<unknown>,
+  standard: StandardSchemaV1.Props,
+  fail: IssuesError = invalidValue,
+): Generator<T, void, undefined> {
+  let index = 0;
+  for (const value of values) yield validateSync(standard, value, fail, index++) as T;
+}
+
+/**
+ * The outputs of the values of an async sequence, validated one by one, each awaited when the
+ * schema answers with a promise. Stopping, or a failure, closes `values`.
+ *
+ * @param values The decoded values.
+ * @param standard The schema's `~standard` properties.
+ * @param fail Makes the error for a value's issues.
+ * @returns An async generator of the outputs.
+ */
+export async function* validatedAsync<T>(
+  values: AsyncIterable<unknown>,
+  standard: StandardSchemaV1.Props,
+  fail: IssuesError = invalidValue,
+): AsyncGenerator<T, void, undefined> {
+  let index = 0;
+  for await (const value of values) yield await validateAsync(standard, value, fail, index++) as T;
+}

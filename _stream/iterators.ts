@@ -1,11 +1,10 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { chunkBytes, ChunkDecoder, type UnpackrStreamOptions } from "./chunk_decoder.ts";
+import { ChunkDecoder, type UnpackrStreamOptions } from "./chunk_decoder.ts";
 import { ChunkEncoder, type PackrStreamOptions } from "./chunk_encoder.ts";
-import { packSource } from "./source_packer.ts";
-import { validatedAsync, validatedSync } from "./validated.ts";
-import { standardOf } from "../_core/standard_schema.ts";
+import { packSource, stepsOf } from "./source_packer.ts";
+import { standardOf, validatedAsync, validatedSync } from "../_core/standard_schema.ts";
 import type { MessagePackSource } from "../_decode/unpack.ts";
 
 /**
@@ -135,11 +134,11 @@ function* encodeSync(
 }
 
 /** The chunks of {@linkcode packSource}, read as they come. */
-async function* encodeAsync(
+function encodeAsync(
   source: AsyncIterable<unknown> | ReadableStream<unknown>,
   options: PackrStreamOptions,
 ): AsyncGenerator<Uint8Array<ArrayBuffer>, void, undefined> {
-  yield* readerIterator(packSource(source, options).getReader());
+  return each(packSource(source, options));
 }
 
 /**
@@ -293,8 +292,7 @@ async function* decodeAsync<T>(
   options: UnpackrStreamOptions,
 ): AsyncGenerator<T, void, undefined> {
   const decoder = new ChunkDecoder(options);
-  const chunks = { [Symbol.asyncIterator]: () => asyncIteratorOf(source) };
-  for await (const chunk of chunks) yield* valuesOf<T>(decoder, chunk, false);
+  for await (const chunk of each(source)) yield* valuesOf<T>(decoder, chunk, false);
   yield* valuesOf<T>(decoder, undefined, true);
 }
 
@@ -308,54 +306,27 @@ function* valuesOf<T>(
   end: boolean,
 ): Generator<T, void, undefined> {
   const values: unknown[] = [];
-  let failure: unknown;
-  let failed = false;
-  try {
-    if (end) decoder.end(values);
-    else decoder.push(chunkBytes(chunk as MessagePackSource), values);
-  } catch (error) {
-    failed = true;
-    failure = error;
-  }
+  const failure = decoder.step(chunk, end, values);
   for (let i = 0; i < values.length; i++) yield values[i] as T;
-  if (failed) throw failure;
+  if (failure !== undefined) throw failure.error;
 }
 
 function isIterable<T>(source: StreamSource<T>): source is Iterable<T> {
   return typeof (source as Iterable<T>)[Symbol.iterator] === "function";
 }
 
-/**
- * An async iterator over a source that is not synchronously iterable; a `ReadableStream` without
- * async iteration is read directly.
- */
-function asyncIteratorOf<T>(source: AsyncIterable<T> | ReadableStream<T>): AsyncIterator<T> {
-  if (typeof (source as AsyncIterable<T>)[Symbol.asyncIterator] === "function") {
-    return (source as AsyncIterable<T>)[Symbol.asyncIterator]();
-  }
-  if (typeof (source as ReadableStream<T>).getReader === "function") {
-    return readerIterator((source as ReadableStream<T>).getReader());
-  }
-  throw new TypeError("Source must be an iterable, an async iterable or a ReadableStream");
-}
-
-/**
- * Reads a stream (for engines whose ReadableStream is not async-iterable); cancels it when the
- * consumer stops early.
- */
-async function* readerIterator<T>(
-  reader: ReadableStreamDefaultReader<T>,
+/** The values of an async source, read by {@linkcode stepsOf}; a consumer that stops stops it. */
+async function* each<T>(
+  source: AsyncIterable<T> | ReadableStream<T>,
 ): AsyncGenerator<T, void, undefined> {
-  let done = false;
-  try {
-    for (;;) {
-      const step = await reader.read();
-      if (step.done) break;
+  const steps = stepsOf(source);
+  for (let step; !(step = await steps.next()).done;) {
+    let resumed = false;
+    try {
       yield step.value;
+      resumed = true;
+    } finally {
+      if (!resumed) await steps.stop();
     }
-    done = true;
-  } finally {
-    if (!done) await reader.cancel().catch(() => {});
-    reader.releaseLock();
   }
 }
