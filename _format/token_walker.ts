@@ -313,10 +313,6 @@ export class TokenWalker {
     let extType = -1;
     let slot = -1;
     let shape: RecordShape | undefined = undefined;
-    // a problem in the token's header
-    let failed = -1;
-    let problem = "";
-    let problemAt = 0;
     main: for (;;) {
       if (depth === 0) {
         this.depth = 0;
@@ -355,9 +351,8 @@ export class TokenWalker {
             if (shape === undefined || shape.keys === null) {
               shape = undefined;
               header = ++pos;
-              failed = this.#dialect.moreStructures ? UNCERTAIN : INVALID;
-              problem = `Record id is not defined for ${slot}`;
-              problemAt = offset;
+              const status = this.#dialect.moreStructures ? UNCERTAIN : INVALID;
+              this.#fail(status, `Record id is not defined for ${slot}`, offset);
               break;
             }
           }
@@ -411,9 +406,7 @@ export class TokenWalker {
             slot = dispatchSlot + (high << 5);
             header = pos += 4;
             if ((low & 0x3f) < 32) {
-              failed = INVALID;
-              problem = `Invalid two-byte record id 0x${low.toString(16)}`;
-              problemAt = offset;
+              this.#fail(INVALID, `Invalid two-byte record id 0x${low.toString(16)}`, offset);
               break;
             }
             if (high !== 0 && this.#shape(dispatchSlot, false) === undefined) {
@@ -433,33 +426,28 @@ export class TokenWalker {
           }
           if (role === BUNDLE_EXT) {
             if (count < 4) {
-              failed = INVALID;
-              problem = "Invalid string bundle extension";
-              problemAt = offset;
+              this.#fail(INVALID, "Invalid string bundle extension", offset);
             } else if (header + 4 > length) {
               need = header + 4;
               break;
             } else {
               const stringsAt = header + uint32At(bytes, header);
               if (stringsAt < header + count) {
-                failed = INVALID;
-                problem = "String bundle offset out of range";
-                problemAt = header;
+                this.#fail(INVALID, "String bundle offset out of range", header);
               } else {
                 this.#bundleAt = stringsAt;
                 this.#bundleStrings = -1;
               }
             }
           } else if (role === BAD_EXT) {
-            failed = INVALID;
             // a timestamp's length is judged from its header, before its payload arrives
-            problem = extType === 0xff && !isTimestampLength(count)
+            const problem = extType === 0xff && !isTimestampLength(count)
               ? timestampLengthProblem(count)
               : `Extension type ${extType} cannot be read here`;
-            problemAt = offset;
+            this.#fail(INVALID, problem, offset);
           }
           pos = header + count;
-          if (failed >= 0) break;
+          if (this.#failed >= 0) break;
         }
       }
       // the token is read (one of the tokens pending); the frame it opens, if any, adds its own
@@ -473,9 +461,7 @@ export class TokenWalker {
       while (depth > 0 && counts[depth - 1] === 0) {
         if (frames[depth - 1] === NOT_KEYS) {
           // the frame stays open: `next` has closed the frames of the keys value
-          failed = UNCERTAIN;
-          problem = "Record definition keys must be an array";
-          problemAt = this.#sizes[depth - 1];
+          this.#fail(UNCERTAIN, "Record definition keys must be an array", this.#sizes[depth - 1]);
           break main;
         }
         depth--;
@@ -503,11 +489,8 @@ export class TokenWalker {
     this.pos = pos;
     this.depth = depth;
     this.#pending = pending;
-    if (failed >= 0) {
-      this.#failed = failed;
-      this.problem = problem;
-      this.problemAt = problemAt;
-      if (!one) return failed;
+    if (this.#failed >= 0) {
+      if (!one) return this.#failed;
       result = kind;
     } else if (result === NEED_MORE) {
       this.needEnd = need;
@@ -539,10 +522,7 @@ export class TokenWalker {
         const token = bytes[pos];
         if (TOKEN_KIND[token] !== STR) {
           this.pos = pos;
-          this.#failed = INVALID;
-          this.problem = "Expected string";
-          this.problemAt = pos;
-          return INVALID;
+          return this.#fail(INVALID, "Expected string", pos);
         }
         const header = HEADER_SIZE[token];
         if (pos + header > length) return this.#needMore(pos, pos + header);
@@ -555,6 +535,13 @@ export class TokenWalker {
     if (pos > length) return this.#needMore(pos, pos);
     this.end = pos;
     return COMPLETE;
+  }
+
+  /** Ends the walk with a problem: `status` is {@linkcode INVALID} or {@linkcode UNCERTAIN}. */
+  #fail(status: number, problem: string, at: number): number {
+    this.problem = problem;
+    this.problemAt = at;
+    return this.#failed = status;
   }
 
   #needMore(pos: number, needEnd: number): number {

@@ -119,18 +119,17 @@ function* encodeSync(
     try {
       encoder.write(value, chunks);
     } catch (error) {
-      // the values before the bad one are still sent
-      const pending = encoder.take();
-      if (pending !== null) yield pending;
+      encoder.take(chunks); // the values before the bad one are still sent
+      yield* chunks;
       throw error;
     }
     if (chunks.length > 0) {
-      for (let i = 0; i < chunks.length; i++) yield chunks[i];
+      yield* chunks;
       chunks.length = 0;
     }
   }
-  const rest = encoder.take();
-  if (rest !== null) yield rest;
+  encoder.take(chunks);
+  yield* chunks;
 }
 
 /** The chunks of {@linkcode packSource}, read as they come. */
