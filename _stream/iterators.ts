@@ -106,7 +106,7 @@ export function encodeIter(
 ):
   | Generator<Uint8Array<ArrayBuffer>, void, undefined>
   | AsyncGenerator<Uint8Array<ArrayBuffer>, void, undefined> {
-  return isIterable(source) ? encodeSync(source, options) : encodeAsync(source, options);
+  return isIterable(source) ? encodeSync(source, options) : each(packSource(source, options));
 }
 
 function* encodeSync(
@@ -130,14 +130,6 @@ function* encodeSync(
   }
   encoder.take(chunks);
   yield* chunks;
-}
-
-/** The chunks of {@linkcode packSource}, read as they come. */
-function encodeAsync(
-  source: AsyncIterable<unknown> | ReadableStream<unknown>,
-  options: PackrStreamOptions,
-): AsyncGenerator<Uint8Array<ArrayBuffer>, void, undefined> {
-  return each(packSource(source, options));
 }
 
 /**

@@ -140,23 +140,25 @@ export class ValueScanner implements TokenDialect {
     }
     // what the decoder refuses (`structuredClone: false`, `plainDataOnly`) is its to report
     if (disabledExtension(type, this.#disabledExtensions) !== null) return BAD_EXT;
-    switch (type) {
-      case 0xff: // timestamp: a wrong length is an error at its header, not a wait for its bytes
-        return isTimestampLength(length) ? PAYLOAD_EXT : BAD_EXT;
-      case 0x00: // undefined
-      case 0x42: // "B" big integer
-      case 0x70: // "p" pointer
-      case 0x74: // "t" typed array
-        return PAYLOAD_EXT;
-      case 0x73: // "s" Set
-      case 0x65: // "e" Error
-      case 0x78: // "x" RegExp
-        return TAG_EXT;
-      case 0x69: // "i": the next value is object #id
-        return length !== 4 ? BAD_EXT : TAG_EXT;
-      case 0x62: // "b": string bundle
-        return BUNDLE_EXT;
-    }
-    return BAD_EXT;
+    // a timestamp's wrong length is an error at its header, not a wait for its bytes
+    if (type === 0xff) return isTimestampLength(length) ? PAYLOAD_EXT : BAD_EXT;
+    if (type === 0x69) return length !== 4 ? BAD_EXT : TAG_EXT; // "i": the next value is object #id
+    return BUILTIN_EXTENSIONS[type] ?? BAD_EXT;
   }
 }
+
+/**
+ * The decoder's own extensions besides the timestamp and "i": undefined, "B" big integer,
+ * "p" pointer and "t" typed array are their payload; "s" Set, "e" Error and "x" RegExp are
+ * followed by their value; "b" is a string bundle.
+ */
+const BUILTIN_EXTENSIONS: Partial<Record<number, number>> = {
+  0x00: PAYLOAD_EXT,
+  0x42: PAYLOAD_EXT,
+  0x70: PAYLOAD_EXT,
+  0x74: PAYLOAD_EXT,
+  0x73: TAG_EXT,
+  0x65: TAG_EXT,
+  0x78: TAG_EXT,
+  0x62: BUNDLE_EXT,
+};
