@@ -395,10 +395,9 @@ export class TokenWalker {
           kind = DEFINITION_TOKEN;
           count = 0;
           const low = bytes[header];
-          let slotBits: number;
           if (token === 0xd4) {
             slot = low & 0x3f;
-            slotBits = slot * 2;
+            this.#slots[depth] = slot * 2;
             header = pos += 3;
           } else {
             const high = bytes[header + 1];
@@ -413,11 +412,10 @@ export class TokenWalker {
               // references to the higher slot go through this one, as in the decoder
               this.#inline.set(dispatchSlot, { size: 0, twoByte: true, keys: null });
             }
-            slotBits = slot * 2 + (high === 0 ? 1 : 0);
+            this.#slots[depth] = slot * 2 + (high === 0 ? 1 : 0);
           }
           frame = DEFINITION;
           opens = 1;
-          this.#slots[depth] = slotBits;
         } else {
           const role = this.#dialect.extension(extType, count, token === 0xd4);
           if (role === TAG_EXT || role === BUNDLE_EXT) {
@@ -425,20 +423,15 @@ export class TokenWalker {
             opens = 1;
           }
           if (role === BUNDLE_EXT) {
-            if (count < 4) {
-              this.#fail(INVALID, "Invalid string bundle extension", offset);
-            } else if (header + 4 > length) {
+            // its payload starts with the 4-byte offset of its strings
+            if (count >= 4 && header + 4 > length) {
               need = header + 4;
               break;
-            } else {
-              const stringsAt = header + uint32At(bytes, header);
-              if (stringsAt < header + count) {
-                this.#fail(INVALID, "String bundle offset out of range", header);
-              } else {
-                this.#bundleAt = stringsAt;
-                this.#bundleStrings = -1;
-              }
             }
+            const stringsAt = count < 4 ? -1 : header + uint32At(bytes, header);
+            if (count < 4) this.#fail(INVALID, "Invalid string bundle extension", offset);
+            else if (stringsAt >= header + count) this.#bundleAt = stringsAt;
+            else this.#fail(INVALID, "String bundle offset out of range", header);
           } else if (role === BAD_EXT) {
             // a timestamp's length is judged from its header, before its payload arrives
             const problem = extType === 0xff && !isTimestampLength(count)
@@ -556,10 +549,8 @@ export class TokenWalker {
    * structures for it).
    */
   #shape(slot: number, load: boolean): RecordShape | undefined {
-    if (this.#inline.size !== 0) {
-      const inline = this.#inline.get(slot);
-      if (inline !== undefined) return inline;
-    }
+    const inline = this.#inline.size !== 0 ? this.#inline.get(slot) : undefined;
+    if (inline !== undefined) return inline;
     const dialect = this.#dialect;
     const shape = dialect.recordShape(slot);
     if (shape !== undefined || !load || !dialect.loadStructures()) return shape;

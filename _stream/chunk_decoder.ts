@@ -338,7 +338,7 @@ export class ChunkDecoder {
     let held = this.#held;
     const length = this.#heldLength;
     const needed = length + to - from;
-    if (needed > this.#maxHeld) this.#exceeded();
+    this.#checkBound(needed);
     if (held === null || needed > held.length) {
       const grown = new Uint8Array(
         Math.min(Math.max(needed * 2, MIN_PIECE), Math.max(needed, this.#maxHeld)),
@@ -357,13 +357,9 @@ export class ChunkDecoder {
    * least length it can have (a header's length, or the scanner's count of a byte for every
    * element, entry and field announced so far: nested headers that all claim the same bytes add
    * up, so a chain of them fails here at once rather than waiting for bytes that cannot fit).
-   * The held bytes themselves never exceed the bound (`#append` checks).
    */
   #checkBound(neededLength: number): void {
-    if (neededLength > this.#maxHeld) this.#exceeded();
-  }
-
-  #exceeded(): never {
+    if (neededLength <= this.#maxHeld) return;
     this.#held = null;
     throw new DecodeError(
       `${BUFFER_LIMIT_MESSAGE}: the value at offset ${this.#heldStart} needs more than ${this.#maxHeld} bytes (maxIncompleteBufferSize)`,
