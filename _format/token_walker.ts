@@ -514,8 +514,7 @@ export class TokenWalker {
         if (pos >= length) return this.#needMore(pos, pos + 1);
         const token = bytes[pos];
         if (TOKEN_KIND[token] !== STR) {
-          this.pos = pos;
-          return this.#fail(INVALID, "Expected string", pos);
+          return this.#fail(INVALID, "Expected string", this.pos = pos);
         }
         const header = HEADER_SIZE[token];
         if (pos + header > length) return this.#needMore(pos, pos + header);

@@ -164,7 +164,7 @@ export class ChunkEncoder {
         try {
           this.flush(sink);
         } catch {
-          // the stream was cancelled or errored meanwhile: nobody reads these bytes
+          this.#out.length = 0; // the stream was cancelled or errored meanwhile: nobody reads them
         }
       }, 0)
       : undefined;
