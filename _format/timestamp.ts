@@ -15,8 +15,6 @@
 //
 // Any other length is not a timestamp: readers refuse it from its header, before its payload.
 
-import { uint32At } from "./tokens.ts";
-
 /** Whether a timestamp extension of `length` payload bytes can be read (4, 8, 12, or 1). */
 export function isTimestampLength(length: number): boolean {
   return length === 4 || length === 8 || length === 12 || length === 1;
@@ -37,7 +35,7 @@ export function timestampLengthProblem(length: number): string {
 export function decodeTimestamp(bytes: Uint8Array, start: number, length: number): Date {
   const b = bytes;
   const p = start;
-  const word = uint32At(b, p);
+  const word = b[p] * 0x1000000 + ((b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]);
   if (length === 4) return new Date(word * 1000);
   if (length !== 8 && length !== 12) return new Date(NaN);
   // 8 bytes: 30-bit nanoseconds, 34-bit seconds (< 2^34, so seconds · 1000 < 2^44: every step is
@@ -48,7 +46,9 @@ export function decodeTimestamp(bytes: Uint8Array, start: number, length: number
   const high = length === 8
     ? b[p + 3] & 0x3
     : (b[p + 4] << 24) | (b[p + 5] << 16) | (b[p + 6] << 8) | b[p + 7]; // signed
-  const seconds = high * 0x100000000 + uint32At(b, p + length - 4);
+  const q = p + length - 4; // the low 32 bits of the seconds
+  const seconds = high * 0x100000000 + b[q] * 0x1000000 +
+    ((b[q + 1] << 16) | (b[q + 2] << 8) | b[q + 3]);
   return new Date(seconds * 1000 + Math.floor(nanoseconds / 1000000));
 }
 
