@@ -11,13 +11,10 @@ export function toBytes(
   source: unknown,
   what = "Source must be a Uint8Array or Buffer",
 ): Uint8Array {
-  if (source instanceof Uint8Array) {
-    return source.constructor === Uint8Array
-      ? source
-      : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
-  }
   if (ArrayBuffer.isView(source)) {
-    return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+    return source.constructor === Uint8Array
+      ? source as Uint8Array
+      : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
   }
   if (
     source instanceof ArrayBuffer ||

@@ -112,41 +112,6 @@ export declare namespace StandardSchemaV1 {
   >["output"];
 }
 
-/** An issue's path as text: `$` for the root, then `.name`, `[2]` or `["odd key"]` per step. */
-export function formatPath(path: StandardSchemaV1.Issue["path"]): string {
-  let text = "$";
-  if (path === undefined) return text;
-  for (const segment of path) {
-    const key = typeof segment === "object" && segment !== null ? segment.key : segment;
-    if (typeof key === "number") text += `[${key}]`;
-    else if (typeof key === "symbol") text += `[${String(key)}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(key)) text += `.${key}`;
-    else text += `[${JSON.stringify(key)}]`;
-  }
-  return text;
-}
-
-/**
- * The message of a failed validation: what failed (and its index in a sequence), where (the
- * first issue's path) and why (its message), and how many other issues there are.
- *
- * @param subject What was validated ("value", "body", …).
- * @param issues The issues, at least one.
- * @param index The value's index in a sequence, if it is in one.
- * @returns The message.
- */
-export function issuesMessage(
-  subject: string,
-  issues: ReadonlyArray<StandardSchemaV1.Issue>,
-  index?: number,
-): string {
-  const first = issues[0];
-  const more = issues.length - 1;
-  return `Invalid ${subject}${index === undefined ? "" : ` (index ${index})`} at ` +
-    `${formatPath(first?.path)}: ${first?.message ?? "invalid"}` +
-    (more > 0 ? ` (and ${more} more issue${more === 1 ? "" : "s"})` : "");
-}
-
 /**
  * Thrown when a decoded value does not pass its Standard Schema: by `Unpackr.unpackAs`,
  * `decodeIter`, `UnpackrStream` (the stream errors) and the `schema` option of `fetchValue` and
@@ -190,7 +155,23 @@ export class ValidationError extends TypeError {
     index?: number,
     subject: string = "value",
   ) {
-    super(issuesMessage(subject, issues, index));
+    // what failed (and its index in a sequence), where (the first issue's path: `$`, then
+    // `.name`, `[2]` or `["odd key"]` per step) and why, and how many other issues there are
+    const first = issues[0];
+    let path = "$";
+    for (const segment of first?.path ?? []) {
+      const key = typeof segment === "object" && segment !== null ? segment.key : segment;
+      if (typeof key === "number") path += `[${key}]`;
+      else if (typeof key === "symbol") path += `[${String(key)}]`;
+      else if (/^[A-Za-z_$][\w$]*$/.test(key)) path += `.${key}`;
+      else path += `[${JSON.stringify(key)}]`;
+    }
+    const more = issues.length - 1;
+    super(
+      `Invalid ${subject}${index === undefined ? "" : ` (index ${index})`} at ${path}: ` +
+        (first?.message ?? "invalid") +
+        (more > 0 ? ` (and ${more} more issue${more === 1 ? "" : "s"})` : ""),
+    );
     this.name = "ValidationError";
     this.issues = issues;
     if (index !== undefined) this.index = index;
@@ -221,10 +202,6 @@ export type IssuesError = (
 /** The decoders' and clients' error: a {@linkcode ValidationError}. */
 export const invalidValue: IssuesError = (issues, index) => new ValidationError(issues, index);
 
-function isPromise(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
-}
-
 /**
  * Validates a value synchronously: the schema's output, or the error `fail` makes of its
  * issues. A schema that answers with a promise (an async refinement) is a `TypeError`, as a
@@ -243,7 +220,7 @@ export function validateSync(
   index?: number,
 ): unknown {
   const result = standard.validate(value);
-  if (isPromise(result)) {
+  if ("then" in result) {
     // nobody waits for it: keep its rejection, if any, from being reported as unhandled
     result.then(undefined, () => {});
     throw new TypeError(
@@ -274,4 +251,41 @@ export async function validateAsync(
   const result = await standard.validate(value);
   if (result.issues !== undefined) throw fail(result.issues, index);
   return result.value;
+}
+
+/**
+ * The outputs of the values of a synchronous sequence, validated one by one (a schema that
+ * answers with a promise is a `TypeError`), the failing one's error naming its index. Stopping,
+ * or a failure, closes `values`.
+ *
+ * @param values The decoded values.
+ * @param standard The schema's `~standard` properties.
+ * @param fail Makes the error for a value's issues.
+ * @returns A generator of the outputs.
+ */
+export function* validatedSync<T>(
+  values: Iterable<unknown>,
+  standard: StandardSchemaV1.Props,
+  fail: IssuesError = invalidValue,
+): Generator<T, void, undefined> {
+  let index = 0;
+  for (const value of values) yield validateSync(standard, value, fail, index++) as T;
+}
+
+/**
+ * The outputs of the values of an async sequence, validated one by one, each awaited when the
+ * schema answers with a promise. Stopping, or a failure, closes `values`.
+ *
+ * @param values The decoded values.
+ * @param standard The schema's `~standard` properties.
+ * @param fail Makes the error for a value's issues.
+ * @returns An async generator of the outputs.
+ */
+export async function* validatedAsync<T>(
+  values: AsyncIterable<unknown>,
+  standard: StandardSchemaV1.Props,
+  fail: IssuesError = invalidValue,
+): AsyncGenerator<T, void, undefined> {
+  let index = 0;
+  for await (const value of values) yield await validateAsync(standard, value, fail, index++) as T;
 }

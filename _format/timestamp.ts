@@ -35,26 +35,21 @@ export function timestampLengthProblem(length: number): string {
 export function decodeTimestamp(bytes: Uint8Array, start: number, length: number): Date {
   const b = bytes;
   const p = start;
-  if (length === 4) {
-    return new Date((b[p] * 0x1000000 + ((b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3])) * 1000);
-  }
-  if (length === 8) {
-    // seconds < 2^34, so seconds · 1000 < 2^44: every step is an exact integer
-    const nanoseconds = b[p] * 0x400000 + ((b[p + 1] << 14) | (b[p + 2] << 6) | (b[p + 3] >> 2));
-    const seconds = (b[p + 3] & 0x3) * 0x100000000 + b[p + 4] * 0x1000000 +
-      ((b[p + 5] << 16) | (b[p + 6] << 8) | b[p + 7]);
-    return new Date(seconds * 1000 + Math.floor(nanoseconds / 1000000));
-  }
-  if (length === 12) {
-    const nanoseconds = b[p] * 0x1000000 + ((b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]);
-    const high = (b[p + 4] << 24) | (b[p + 5] << 16) | (b[p + 6] << 8) | b[p + 7]; // signed
-    const low = b[p + 8] * 0x1000000 + ((b[p + 9] << 16) | (b[p + 10] << 8) | b[p + 11]);
-    // exact while |high| < 2^21 (|seconds| < 2^53); a larger one is far outside the ±8.64e15 ms
-    // of a Date, where rounding cannot bring it back, and `Date` makes it an invalid Date
-    const seconds = high * 0x100000000 + low;
-    return new Date(seconds * 1000 + Math.floor(nanoseconds / 1000000));
-  }
-  return new Date(NaN);
+  const word = b[p] * 0x1000000 + ((b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]);
+  if (length === 4) return new Date(word * 1000);
+  if (length !== 8 && length !== 12) return new Date(NaN);
+  // 8 bytes: 30-bit nanoseconds, 34-bit seconds (< 2^34, so seconds · 1000 < 2^44: every step is
+  // exact). 12 bytes: u32 nanoseconds, i64 seconds, exact while |high| < 2^21 (|seconds| <
+  // 2^53); a larger one is far outside the ±8.64e15 ms of a Date, where rounding cannot bring it
+  // back, and `Date` makes it an invalid Date.
+  const nanoseconds = length === 8 ? Math.floor(word / 4) : word;
+  const high = length === 8
+    ? b[p + 3] & 0x3
+    : (b[p + 4] << 24) | (b[p + 5] << 16) | (b[p + 6] << 8) | b[p + 7]; // signed
+  const q = p + length - 4; // the low 32 bits of the seconds
+  const seconds = high * 0x100000000 + b[q] * 0x1000000 +
+    ((b[q + 1] << 16) | (b[q + 2] << 8) | b[q + 3]);
+  return new Date(seconds * 1000 + Math.floor(nanoseconds / 1000000));
 }
 
 /**

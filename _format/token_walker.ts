@@ -313,10 +313,6 @@ export class TokenWalker {
     let extType = -1;
     let slot = -1;
     let shape: RecordShape | undefined = undefined;
-    // a problem in the token's header
-    let failed = -1;
-    let problem = "";
-    let problemAt = 0;
     main: for (;;) {
       if (depth === 0) {
         this.depth = 0;
@@ -355,9 +351,8 @@ export class TokenWalker {
             if (shape === undefined || shape.keys === null) {
               shape = undefined;
               header = ++pos;
-              failed = this.#dialect.moreStructures ? UNCERTAIN : INVALID;
-              problem = `Record id is not defined for ${slot}`;
-              problemAt = offset;
+              const status = this.#dialect.moreStructures ? UNCERTAIN : INVALID;
+              this.#fail(status, `Record id is not defined for ${slot}`, offset);
               break;
             }
           }
@@ -400,10 +395,9 @@ export class TokenWalker {
           kind = DEFINITION_TOKEN;
           count = 0;
           const low = bytes[header];
-          let slotBits: number;
           if (token === 0xd4) {
             slot = low & 0x3f;
-            slotBits = slot * 2;
+            this.#slots[depth] = slot * 2;
             header = pos += 3;
           } else {
             const high = bytes[header + 1];
@@ -411,20 +405,17 @@ export class TokenWalker {
             slot = dispatchSlot + (high << 5);
             header = pos += 4;
             if ((low & 0x3f) < 32) {
-              failed = INVALID;
-              problem = `Invalid two-byte record id 0x${low.toString(16)}`;
-              problemAt = offset;
+              this.#fail(INVALID, `Invalid two-byte record id 0x${low.toString(16)}`, offset);
               break;
             }
             if (high !== 0 && this.#shape(dispatchSlot, false) === undefined) {
               // references to the higher slot go through this one, as in the decoder
               this.#inline.set(dispatchSlot, { size: 0, twoByte: true, keys: null });
             }
-            slotBits = slot * 2 + (high === 0 ? 1 : 0);
+            this.#slots[depth] = slot * 2 + (high === 0 ? 1 : 0);
           }
           frame = DEFINITION;
           opens = 1;
-          this.#slots[depth] = slotBits;
         } else {
           const role = this.#dialect.extension(extType, count, token === 0xd4);
           if (role === TAG_EXT || role === BUNDLE_EXT) {
@@ -432,34 +423,24 @@ export class TokenWalker {
             opens = 1;
           }
           if (role === BUNDLE_EXT) {
-            if (count < 4) {
-              failed = INVALID;
-              problem = "Invalid string bundle extension";
-              problemAt = offset;
-            } else if (header + 4 > length) {
+            // its payload starts with the 4-byte offset of its strings
+            if (count >= 4 && header + 4 > length) {
               need = header + 4;
               break;
-            } else {
-              const stringsAt = header + uint32At(bytes, header);
-              if (stringsAt < header + count) {
-                failed = INVALID;
-                problem = "String bundle offset out of range";
-                problemAt = header;
-              } else {
-                this.#bundleAt = stringsAt;
-                this.#bundleStrings = -1;
-              }
             }
+            const stringsAt = count < 4 ? -1 : header + uint32At(bytes, header);
+            if (count < 4) this.#fail(INVALID, "Invalid string bundle extension", offset);
+            else if (stringsAt >= header + count) this.#bundleAt = stringsAt;
+            else this.#fail(INVALID, "String bundle offset out of range", header);
           } else if (role === BAD_EXT) {
-            failed = INVALID;
             // a timestamp's length is judged from its header, before its payload arrives
-            problem = extType === 0xff && !isTimestampLength(count)
+            const problem = extType === 0xff && !isTimestampLength(count)
               ? timestampLengthProblem(count)
               : `Extension type ${extType} cannot be read here`;
-            problemAt = offset;
+            this.#fail(INVALID, problem, offset);
           }
           pos = header + count;
-          if (failed >= 0) break;
+          if (this.#failed >= 0) break;
         }
       }
       // the token is read (one of the tokens pending); the frame it opens, if any, adds its own
@@ -473,9 +454,7 @@ export class TokenWalker {
       while (depth > 0 && counts[depth - 1] === 0) {
         if (frames[depth - 1] === NOT_KEYS) {
           // the frame stays open: `next` has closed the frames of the keys value
-          failed = UNCERTAIN;
-          problem = "Record definition keys must be an array";
-          problemAt = this.#sizes[depth - 1];
+          this.#fail(UNCERTAIN, "Record definition keys must be an array", this.#sizes[depth - 1]);
           break main;
         }
         depth--;
@@ -503,11 +482,8 @@ export class TokenWalker {
     this.pos = pos;
     this.depth = depth;
     this.#pending = pending;
-    if (failed >= 0) {
-      this.#failed = failed;
-      this.problem = problem;
-      this.problemAt = problemAt;
-      if (!one) return failed;
+    if (this.#failed >= 0) {
+      if (!one) return this.#failed;
       result = kind;
     } else if (result === NEED_MORE) {
       this.needEnd = need;
@@ -538,11 +514,7 @@ export class TokenWalker {
         if (pos >= length) return this.#needMore(pos, pos + 1);
         const token = bytes[pos];
         if (TOKEN_KIND[token] !== STR) {
-          this.pos = pos;
-          this.#failed = INVALID;
-          this.problem = "Expected string";
-          this.problemAt = pos;
-          return INVALID;
+          return this.#fail(INVALID, "Expected string", this.pos = pos);
         }
         const header = HEADER_SIZE[token];
         if (pos + header > length) return this.#needMore(pos, pos + header);
@@ -557,6 +529,13 @@ export class TokenWalker {
     return COMPLETE;
   }
 
+  /** Ends the walk with a problem: `status` is {@linkcode INVALID} or {@linkcode UNCERTAIN}. */
+  #fail(status: number, problem: string, at: number): number {
+    this.problem = problem;
+    this.problemAt = at;
+    return this.#failed = status;
+  }
+
   #needMore(pos: number, needEnd: number): number {
     this.pos = pos;
     this.needEnd = needEnd;
@@ -569,10 +548,8 @@ export class TokenWalker {
    * structures for it).
    */
   #shape(slot: number, load: boolean): RecordShape | undefined {
-    if (this.#inline.size !== 0) {
-      const inline = this.#inline.get(slot);
-      if (inline !== undefined) return inline;
-    }
+    const inline = this.#inline.size !== 0 ? this.#inline.get(slot) : undefined;
+    if (inline !== undefined) return inline;
     const dialect = this.#dialect;
     const shape = dialect.recordShape(slot);
     if (shape !== undefined || !load || !dialect.loadStructures()) return shape;

@@ -41,56 +41,31 @@ export const LENGTH_FIELD: Uint8Array = new Uint8Array(256);
 /** Where {@linkcode LENGTH_FIELD} is 0: the length the first byte gives (0 for scalars). */
 export const INLINE_LENGTH: Uint8Array = new Uint8Array(256);
 
-/** Sets the entries of `first..last` (inclusive). */
-function describe(
-  first: number,
-  last: number,
-  kind: number,
-  lengthField: number,
-  headerSize: number,
-): void {
-  for (let token = first; token <= last; token++) {
-    TOKEN_KIND[token] = kind;
-    LENGTH_FIELD[token] = lengthField;
-    HEADER_SIZE[token] = headerSize;
-  }
+// every byte starts a 1-byte scalar unless set below
+HEADER_SIZE.fill(1);
+HEADER_SIZE.set([5, 9, 2, 3, 5, 9, 2, 3, 5, 9], 0xca); // float32, float64, uint8..64, int8..64
+/**
+ * Sets the tokens from `first` on, one per length field size in `fields`; a fix format's length
+ * is its index in the range (a fixext's payload, 1 << index).
+ */
+function sized(first: number, kind: number, fields: number[]): void {
+  fields.forEach((field, i) => {
+    TOKEN_KIND[first + i] = kind;
+    LENGTH_FIELD[first + i] = field;
+    HEADER_SIZE[first + i] = 1 + field + (kind === EXT ? 1 : 0);
+    if (field === 0) INLINE_LENGTH[first + i] = kind === EXT ? 1 << i : i;
+  });
 }
-
-describe(0x00, 0x7f, SCALAR, 0, 1); // positive fixint
-describe(0x80, 0x8f, MAP, 0, 1); // fixmap
-describe(0x90, 0x9f, ARRAY, 0, 1); // fixarray
-describe(0xa0, 0xbf, STR, 0, 1); // fixstr
-describe(0xc0, 0xc0, SCALAR, 0, 1); // nil
-describe(0xc1, 0xc1, NEVER_USED, 0, 1);
-describe(0xc2, 0xc3, SCALAR, 0, 1); // false, true
-describe(0xc4, 0xc4, BIN, 1, 2); // bin8
-describe(0xc5, 0xc5, BIN, 2, 3); // bin16
-describe(0xc6, 0xc6, BIN, 4, 5); // bin32
-describe(0xc7, 0xc7, EXT, 1, 3); // ext8
-describe(0xc8, 0xc8, EXT, 2, 4); // ext16
-describe(0xc9, 0xc9, EXT, 4, 6); // ext32
-describe(0xca, 0xca, SCALAR, 0, 5); // float32
-describe(0xcb, 0xcb, SCALAR, 0, 9); // float64
-describe(0xcc, 0xcc, SCALAR, 0, 2); // uint8
-describe(0xcd, 0xcd, SCALAR, 0, 3); // uint16
-describe(0xce, 0xce, SCALAR, 0, 5); // uint32
-describe(0xcf, 0xcf, SCALAR, 0, 9); // uint64
-describe(0xd0, 0xd0, SCALAR, 0, 2); // int8
-describe(0xd1, 0xd1, SCALAR, 0, 3); // int16
-describe(0xd2, 0xd2, SCALAR, 0, 5); // int32
-describe(0xd3, 0xd3, SCALAR, 0, 9); // int64
-describe(0xd4, 0xd8, EXT, 0, 2); // fixext1, 2, 4, 8, 16
-describe(0xd9, 0xd9, STR, 1, 2); // str8
-describe(0xda, 0xda, STR, 2, 3); // str16
-describe(0xdb, 0xdb, STR, 4, 5); // str32
-describe(0xdc, 0xdc, ARRAY, 2, 3); // array16
-describe(0xdd, 0xdd, ARRAY, 4, 5); // array32
-describe(0xde, 0xde, MAP, 2, 3); // map16
-describe(0xdf, 0xdf, MAP, 4, 5); // map32
-describe(0xe0, 0xff, SCALAR, 0, 1); // negative fixint
-for (let token = 0x80; token < 0xa0; token++) INLINE_LENGTH[token] = token & 0x0f;
-for (let token = 0xa0; token < 0xc0; token++) INLINE_LENGTH[token] = token & 0x1f;
-for (let token = 0xd4; token <= 0xd8; token++) INLINE_LENGTH[token] = 1 << (token - 0xd4);
+sized(0x80, MAP, Array(16).fill(0)); // fixmap
+sized(0x90, ARRAY, Array(16).fill(0)); // fixarray
+sized(0xa0, STR, Array(32).fill(0)); // fixstr
+sized(0xc1, NEVER_USED, [0]);
+sized(0xc4, BIN, [1, 2, 4]); // bin8, bin16, bin32
+sized(0xc7, EXT, [1, 2, 4]); // ext8, ext16, ext32
+sized(0xd4, EXT, [0, 0, 0, 0, 0]); // fixext1, 2, 4, 8, 16
+sized(0xd9, STR, [1, 2, 4]); // str8, str16, str32
+sized(0xdc, ARRAY, [2, 4]); // array16, array32
+sized(0xde, MAP, [2, 4]); // map16, map32
 
 /**
  * The length of the token at `at`: payload bytes of a str, bin or ext, elements of an array,
@@ -98,17 +73,14 @@ for (let token = 0xd4; token <= 0xd8; token++) INLINE_LENGTH[token] = 1 << (toke
  */
 export function lengthAt(bytes: Uint8Array, at: number): number {
   const token = bytes[at];
-  const field = LENGTH_FIELD[token];
-  return field === 0 ? INLINE_LENGTH[token] : fieldAt(bytes, at + 1, field);
-}
-
-/** The big-endian unsigned length field of `size` bytes (1, 2 or 4) at `at`. */
-export function fieldAt(bytes: Uint8Array, at: number, size: number): number {
-  return size === 1
-    ? bytes[at]
-    : size === 2
-    ? (bytes[at] << 8) | bytes[at + 1]
-    : uint32At(bytes, at);
+  const field = LENGTH_FIELD[token]; // big-endian, unsigned
+  return field === 0
+    ? INLINE_LENGTH[token]
+    : field === 1
+    ? bytes[at + 1]
+    : field === 2
+    ? (bytes[at + 1] << 8) | bytes[at + 2]
+    : uint32At(bytes, at + 1);
 }
 
 /** The big-endian unsigned 32-bit integer at `at`, from byte loads. */

@@ -11,9 +11,9 @@ import {
   standardOf,
   type StandardSchemaV1,
   validateAsync,
+  validatedAsync,
   ValidationError,
 } from "../_core/standard_schema.ts";
-import { validatedAsync } from "../_stream/validated.ts";
 import { HttpError } from "./http_error.ts";
 
 /** A body, or a value of a body, that fails its schema: a 400 with the issues. */

@@ -107,11 +107,6 @@ export interface ChunkDecoderStats {
   fallbacks: number;
 }
 
-/** A byte-view of a stream chunk (no copy); throws a `TypeError` for anything else. */
-export function chunkBytes(chunk: unknown): Uint8Array {
-  return toBytes(chunk, "Chunk must be an ArrayBuffer or ArrayBufferView");
-}
-
 /**
  * Decodes a MessagePack byte stream chunk by chunk. Record definitions persist from value to
  * value (the stream is sequential). `push` appends every value completed by a chunk to `out`; on
@@ -133,8 +128,7 @@ export class ChunkDecoder {
   /** Bytes of an incomplete value (from offset 0), or null. Never decoded from while held. */
   #held: Uint8Array | null = null;
   #heldLength = 0;
-  /** The held value is left to the decoder, retried once `#needed` bytes are held. */
-  #fallback = false;
+  /** When not 0, the held value is left to the decoder, retried once this many bytes are held. */
   #needed = 0;
   /** Bytes received so far. */
   #received = 0;
@@ -152,19 +146,16 @@ export class ChunkDecoder {
    */
   constructor(options: UnpackrStreamOptions = {}) {
     const { maxIncompleteBufferSize, unpackr, arrayElements, ...unpackrOptions } = options;
-    const maxHeld = maxIncompleteBufferSize ?? DEFAULT_MAX_INCOMPLETE_BUFFER_SIZE;
+    const maxHeld = this.#maxHeld = maxIncompleteBufferSize ?? DEFAULT_MAX_INCOMPLETE_BUFFER_SIZE;
     if (typeof maxHeld !== "number" || !(maxHeld >= 0)) {
       throw new RangeError(
         `Cannot use maxIncompleteBufferSize ${String(maxHeld)}: expected a number >= 0`,
       );
     }
-    this.#maxHeld = maxHeld;
     this.#elements = arrayElements ? new ArrayElements() : null;
-    this.#context = unpackr !== undefined ? decodeContextOf(unpackr) : createDecodeContext(
-      { ...unpackrOptions, sequential: true },
-      undefined,
-      timestampOfPayload,
-    );
+    this.#context = unpackr !== undefined
+      ? decodeContextOf(unpackr)
+      : createDecodeContext({ ...unpackrOptions, sequential: true }, undefined, timestampOfPayload);
   }
 
   /** Bytes held for a value that has not ended yet. */
@@ -178,6 +169,25 @@ export class ChunkDecoder {
   }
 
   /**
+   * `push` of a chunk (any BufferSource: a `TypeError` otherwise), or `end` when `end` is set,
+   * returning the error instead of throwing it, so that the values before it are delivered
+   * first.
+   *
+   * @param chunk The next bytes of the stream.
+   * @param end The stream has ended (`chunk` is not used).
+   * @param out Receives the decoded values, also those before an error.
+   * @returns The error, if there was one.
+   */
+  step(chunk: unknown, end: boolean, out: unknown[]): { error: unknown } | undefined {
+    try {
+      if (end) this.end(out);
+      else this.push(toBytes(chunk, "Chunk must be an ArrayBuffer or ArrayBufferView"), out);
+    } catch (error) {
+      return { error };
+    }
+  }
+
+  /**
    * Decodes the values a chunk completes and appends them to `out`.
    *
    * @param chunk The next bytes of the stream (not kept: held bytes are copied).
@@ -188,20 +198,18 @@ export class ChunkDecoder {
     this.#received += length;
     let offset = 0;
     while (offset < length) {
-      if (this.#held === null) {
-        this.#decode(chunk, offset, length, true, false, out, this.#received - length);
-        return;
-      }
-      if (this.#fallback) {
+      if (this.#held === null) return this.#decode(chunk, offset, length, false, out);
+      const before = this.#heldLength;
+      if (this.#needed > 0) {
         this.#append(chunk, offset, length);
         offset = length;
-        this.#checkBound(this.#needed);
-        if (this.#heldLength >= this.#needed) this.#decodeHeld(this.#heldLength, out);
+        if (this.#heldLength >= this.#needed) {
+          this.#decode(this.#held!, 0, this.#heldLength, true, out);
+        }
         continue;
       }
       // copy a piece of the chunk (at least what the value needs, growing geometrically) and
       // let the scanner continue; bytes copied past the value's end are given back
-      const before = this.#heldLength;
       const scanner = this.#scanner;
       const take = Math.min(
         length - offset,
@@ -210,7 +218,7 @@ export class ChunkDecoder {
       );
       this.#append(chunk, offset, offset + take);
       offset += take;
-      const result = scanner.scan(this.#held, this.#heldLength, this.#context);
+      const result = scanner.scan(this.#held!, this.#heldLength, this.#context);
       if (result === NEED_MORE) {
         this.#checkBound(scanner.leastEnd);
         continue;
@@ -220,7 +228,7 @@ export class ChunkDecoder {
         this.#heldLength = scanner.end;
       }
       // complete, or something only the decoder can judge
-      this.#decodeHeld(this.#heldLength, out);
+      this.#decode(this.#held!, 0, this.#heldLength, true, out);
     }
   }
 
@@ -283,30 +291,16 @@ export class ChunkDecoder {
     }
   }
 
-  #decodeHeld(end: number, out: unknown[]): void {
-    const held = this.#held!;
-    this.#held = null;
-    this.#decode(held, 0, end, false, true, out, this.#heldStart);
-  }
-
   /**
-   * Decodes `source[start, end)`; an incomplete last value is held. `borrowed`: `source` is the
-   * caller's chunk, not a held buffer of ours. `retry`: the value at `start` was held before
-   * (complete per the scanner, or in fallback), so still being incomplete means the decoder and
-   * the scanner disagree.
+   * Decodes `source[start, end)`; an incomplete last value is held. `fromHeld`: `source` is the
+   * held buffer, not the caller's chunk, and its value was held before (complete per the scanner,
+   * or in fallback), so still being incomplete means the decoder and the scanner disagree.
    */
-  #decode(
-    source: Uint8Array,
-    start: number,
-    end: number,
-    borrowed: boolean,
-    retry: boolean,
-    out: unknown[],
-    streamStart: number,
-  ): void {
+  #decode(source: Uint8Array, start: number, end: number, fromHeld: boolean, out: unknown[]): void {
+    const streamStart = fromHeld ? this.#heldStart : this.#received - source.length;
+    this.#held = null;
     // decode from a view that ends at `end`, so bytes past it read as the end of the input
     const bytes = end === source.length ? source : source.subarray(0, end);
-    const context = this.#context;
     try {
       this.#run(bytes, start, end, out);
       return;
@@ -314,66 +308,46 @@ export class ChunkDecoder {
       if (!(error instanceof IncompleteDataError)) throw toStreamOffsets(error, streamStart);
       const last = this.#last;
       const missing = error.missingBytes ?? 1;
-      if (!borrowed && last === 0) {
-        // nothing was decoded from our buffer, so it can be held on to as it is
+      this.#heldStart = streamStart + last;
+      if (fromHeld && last === 0) {
+        // nothing was decoded from our buffer: it is held on to as it is, for the decoder
         this.#held = source;
         this.#heldLength = end;
-        this.#heldStart = streamStart;
-      } else {
-        this.#hold(bytes, last, end);
-        this.#heldStart = streamStart + last;
+        return this.#startFallback(missing);
       }
-      if (retry && last === start) {
-        this.#startFallback(missing);
-        return;
-      }
+      this.#heldLength = 0;
+      this.#append(bytes, last, end);
       const scanner = this.#scanner;
       scanner.reset();
-      const result = scanner.scan(this.#held!, this.#heldLength, context);
-      if (result === NEED_MORE) {
-        this.#fallback = false;
-        this.#checkBound(scanner.leastEnd);
-      } else {
-        this.#startFallback(missing);
+      if (scanner.scan(this.#held!, this.#heldLength, this.#context) !== NEED_MORE) {
+        return this.#startFallback(missing);
       }
+      this.#needed = 0;
+      this.#checkBound(scanner.leastEnd);
     }
   }
 
   #startFallback(missing: number): void {
     this.stats.fallbacks++;
-    this.#fallback = true;
     this.#needed = this.#heldLength + missing;
     this.#checkBound(this.#needed);
   }
 
-  /** Holds a copy of `source[from, to)`, with room to grow. */
-  #hold(source: Uint8Array, from: number, to: number): void {
-    const length = to - from;
-    if (length > this.#maxHeld) this.#exceeded();
-    const held = new Uint8Array(
-      Math.min(Math.max(length * 2, length + MIN_PIECE), Math.max(length, this.#maxHeld)),
-    );
-    held.set(source.subarray(from, to));
-    this.stats.copiedBytes += length;
-    this.#held = held;
-    this.#heldLength = length;
-  }
-
-  /** Appends `chunk[from, to)` to the held bytes, growing the buffer geometrically. */
-  #append(chunk: Uint8Array, from: number, to: number): void {
-    let held = this.#held!;
+  /** Appends `source[from, to)` to the held bytes (none: a new buffer), growing geometrically. */
+  #append(source: Uint8Array, from: number, to: number): void {
+    let held = this.#held;
     const length = this.#heldLength;
     const needed = length + to - from;
-    if (needed > this.#maxHeld) this.#exceeded();
-    if (needed > held.length) {
+    this.#checkBound(needed);
+    if (held === null || needed > held.length) {
       const grown = new Uint8Array(
-        Math.min(Math.max(needed, held.length * 2), Math.max(needed, this.#maxHeld)),
+        Math.min(Math.max(needed * 2, MIN_PIECE), Math.max(needed, this.#maxHeld)),
       );
-      grown.set(held.subarray(0, length));
+      if (held !== null) grown.set(held.subarray(0, length));
       this.stats.copiedBytes += length;
       held = this.#held = grown;
     }
-    held.set(chunk.subarray(from, to), length);
+    held.set(source.subarray(from, to), length);
     this.stats.copiedBytes += to - from;
     this.#heldLength = needed;
   }
@@ -385,10 +359,7 @@ export class ChunkDecoder {
    * up, so a chain of them fails here at once rather than waiting for bytes that cannot fit).
    */
   #checkBound(neededLength: number): void {
-    if (neededLength > this.#maxHeld || this.#heldLength > this.#maxHeld) this.#exceeded();
-  }
-
-  #exceeded(): never {
+    if (neededLength <= this.#maxHeld) return;
     this.#held = null;
     throw new DecodeError(
       `${BUFFER_LIMIT_MESSAGE}: the value at offset ${this.#heldStart} needs more than ${this.#maxHeld} bytes (maxIncompleteBufferSize)`,

@@ -114,42 +114,35 @@ export class ChunkEncoder {
     const packer = this.#packer;
     if (packer === undefined) {
       this.#add(this.#packr!.pack(value), out);
-      return;
+    } else {
+      const arena = this.#arena;
+      const length = this.#length;
+      packer.position = length;
+      const whole = packer.pack(value, REUSE_BUFFER_MODE) as ReusedBuffer;
+      if (whole === arena) {
+        if (whole.start !== length) arena.copyWithin(length, whole.start, whole.end);
+        this.#length = length + whole.end - whole.start;
+      } else {
+        // the value did not fit: the packer wrote it into a buffer of its own, which is now ours
+        packer.useBuffer(arena);
+        this.take(out);
+        out.push(whole.subarray(whole.start, whole.end));
+      }
     }
-    const arena = this.#arena;
-    const length = this.#length;
-    packer.position = length;
-    const whole = packer.pack(value, REUSE_BUFFER_MODE) as ReusedBuffer;
-    if (whole === arena) {
-      const start = whole.start;
-      const end = whole.end;
-      if (start !== length) arena.copyWithin(length, start, end);
-      this.#length = length + end - start;
-      if (this.#length >= this.#threshold) out.push(this.take()!);
-      return;
-    }
-    // the value did not fit: the packer wrote it into a buffer of its own, which is now ours
-    packer.useBuffer(arena);
-    const pending = this.take();
-    if (pending !== null) out.push(pending);
-    out.push(whole.subarray(whole.start, whole.end));
+    if (this.#length >= this.#threshold) this.take(out);
   }
 
   /** Adds the bytes of a value packed by a given Packr (not ours: copied, or sent as they are). */
   #add(bytes: Uint8Array<ArrayBuffer>, out: Uint8Array<ArrayBuffer>[]): void {
-    if (this.#length + bytes.length > this.#arena.length) {
-      const pending = this.take();
-      if (pending !== null) out.push(pending);
-    }
+    if (this.#length + bytes.length > this.#arena.length) this.take(out);
     if (this.#length === 0 && bytes.length >= this.#threshold) {
       // a chunk by itself: sent as it is when it has its buffer to itself (a `pack` result)
       const whole = bytes.byteOffset === 0 && bytes.length === bytes.buffer.byteLength;
       out.push(whole ? bytes : bytes.slice());
-      return;
+    } else {
+      this.#arena.set(bytes, this.#length);
+      this.#length += bytes.length;
     }
-    this.#arena.set(bytes, this.#length);
-    this.#length += bytes.length;
-    if (this.#length >= this.#threshold) out.push(this.take()!);
   }
 
   /**
@@ -163,22 +156,24 @@ export class ChunkEncoder {
    * @returns Whether chunks were sent.
    */
   send(value: unknown, sink: ChunkSink, soon: boolean): boolean {
+    this.write(value, this.#out);
+    if (this.#out.length > 0) return this.#sendOut(sink);
+    this.#timer ??= soon
+      ? setTimeout(() => {
+        this.#timer = undefined;
+        try {
+          this.flush(sink);
+        } catch {
+          this.#out.length = 0; // the stream was cancelled or errored meanwhile: nobody reads them
+        }
+      }, 0)
+      : undefined;
+    return false;
+  }
+
+  /** Sends the chunks of `#out` to `sink`. */
+  #sendOut(sink: ChunkSink): true {
     const out = this.#out;
-    this.write(value, out);
-    if (out.length === 0) {
-      if (soon) {
-        this.#timer ??= setTimeout(() => {
-          this.#timer = undefined;
-          const pending = this.take();
-          try {
-            if (pending !== null) sink.enqueue(pending);
-          } catch {
-            // the stream was cancelled or errored meanwhile: nobody reads these bytes
-          }
-        }, 0);
-      }
-      return false;
-    }
     for (let i = 0; i < out.length; i++) sink.enqueue(out[i]);
     out.length = 0;
     return true;
@@ -197,8 +192,8 @@ export class ChunkEncoder {
    */
   flush(sink: ChunkSink): void {
     this.stop();
-    const pending = this.take();
-    if (pending !== null) sink.enqueue(pending);
+    this.take(this.#out);
+    this.#sendOut(sink);
   }
 
   /**
@@ -214,19 +209,19 @@ export class ChunkEncoder {
   }
 
   /**
-   * Hands out the pending bytes.
+   * Hands out the pending bytes, if any, as one chunk.
    *
-   * @returns The pending bytes as one chunk, or `null` when there are none.
+   * @param out Receives the chunk.
    */
-  take(): Uint8Array<ArrayBuffer> | null {
+  take(out: Uint8Array<ArrayBuffer>[]): void {
     const length = this.#length;
-    if (length === 0) return null;
+    if (length === 0) return;
     this.#length = 0;
     const arena = this.#arena;
-    if (length * 4 < arena.length) return arena.slice(0, length);
+    if (length * 4 < arena.length) return void out.push(arena.slice(0, length));
     // most of the arena is used: hand it out as it is and start a new one
     this.#arena = new Uint8Array(arena.length);
     this.#packer?.useBuffer(this.#arena);
-    return arena.subarray(0, length);
+    out.push(arena.subarray(0, length));
   }
 }

@@ -34,7 +34,9 @@ export async function errorWhenDrained(
     const idle = Date.now() - lastProgress > IDLE_LIMIT_MS;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, delay);
-      if (idle) unref(timer);
+      if (!idle) return;
+      if (typeof timer !== "number") (timer as { unref?(): void }).unref?.();
+      else (globalThis as { Deno?: { unrefTimer?(id: number): void } }).Deno?.unrefTimer?.(timer);
     });
     const now = controller.desiredSize ?? 0;
     if (now !== queued) {
@@ -44,13 +46,4 @@ export async function errorWhenDrained(
     delay = Math.min(delay * 2 + 1, 50);
   }
   throw error;
-}
-
-function unref(timer: ReturnType<typeof setTimeout>): void {
-  if (typeof timer === "object" && timer !== null && "unref" in timer) {
-    (timer as { unref(): void }).unref();
-    return;
-  }
-  const deno = (globalThis as { Deno?: { unrefTimer?(id: number): void } }).Deno;
-  if (typeof timer === "number" && deno?.unrefTimer) deno.unrefTimer(timer);
 }

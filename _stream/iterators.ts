@@ -1,11 +1,10 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { chunkBytes, ChunkDecoder, type UnpackrStreamOptions } from "./chunk_decoder.ts";
+import { ChunkDecoder, type UnpackrStreamOptions } from "./chunk_decoder.ts";
 import { ChunkEncoder, type PackrStreamOptions } from "./chunk_encoder.ts";
-import { packSource } from "./source_packer.ts";
-import { validatedAsync, validatedSync } from "./validated.ts";
-import { standardOf } from "../_core/standard_schema.ts";
+import { packSource, stepsOf } from "./source_packer.ts";
+import { standardOf, validatedAsync, validatedSync } from "../_core/standard_schema.ts";
 import type { MessagePackSource } from "../_decode/unpack.ts";
 
 /**
@@ -107,7 +106,7 @@ export function encodeIter(
 ):
   | Generator<Uint8Array<ArrayBuffer>, void, undefined>
   | AsyncGenerator<Uint8Array<ArrayBuffer>, void, undefined> {
-  return isIterable(source) ? encodeSync(source, options) : encodeAsync(source, options);
+  return isIterable(source) ? encodeSync(source, options) : each(packSource(source, options));
 }
 
 function* encodeSync(
@@ -120,26 +119,17 @@ function* encodeSync(
     try {
       encoder.write(value, chunks);
     } catch (error) {
-      // the values before the bad one are still sent
-      const pending = encoder.take();
-      if (pending !== null) yield pending;
+      encoder.take(chunks); // the values before the bad one are still sent
+      yield* chunks;
       throw error;
     }
     if (chunks.length > 0) {
-      for (let i = 0; i < chunks.length; i++) yield chunks[i];
+      yield* chunks;
       chunks.length = 0;
     }
   }
-  const rest = encoder.take();
-  if (rest !== null) yield rest;
-}
-
-/** The chunks of {@linkcode packSource}, read as they come. */
-async function* encodeAsync(
-  source: AsyncIterable<unknown> | ReadableStream<unknown>,
-  options: PackrStreamOptions,
-): AsyncGenerator<Uint8Array<ArrayBuffer>, void, undefined> {
-  yield* readerIterator(packSource(source, options).getReader());
+  encoder.take(chunks);
+  yield* chunks;
 }
 
 /**
@@ -293,8 +283,7 @@ async function* decodeAsync<T>(
   options: UnpackrStreamOptions,
 ): AsyncGenerator<T, void, undefined> {
   const decoder = new ChunkDecoder(options);
-  const chunks = { [Symbol.asyncIterator]: () => asyncIteratorOf(source) };
-  for await (const chunk of chunks) yield* valuesOf<T>(decoder, chunk, false);
+  for await (const chunk of each(source)) yield* valuesOf<T>(decoder, chunk, false);
   yield* valuesOf<T>(decoder, undefined, true);
 }
 
@@ -308,54 +297,27 @@ function* valuesOf<T>(
   end: boolean,
 ): Generator<T, void, undefined> {
   const values: unknown[] = [];
-  let failure: unknown;
-  let failed = false;
-  try {
-    if (end) decoder.end(values);
-    else decoder.push(chunkBytes(chunk as MessagePackSource), values);
-  } catch (error) {
-    failed = true;
-    failure = error;
-  }
+  const failure = decoder.step(chunk, end, values);
   for (let i = 0; i < values.length; i++) yield values[i] as T;
-  if (failed) throw failure;
+  if (failure !== undefined) throw failure.error;
 }
 
 function isIterable<T>(source: StreamSource<T>): source is Iterable<T> {
   return typeof (source as Iterable<T>)[Symbol.iterator] === "function";
 }
 
-/**
- * An async iterator over a source that is not synchronously iterable; a `ReadableStream` without
- * async iteration is read directly.
- */
-function asyncIteratorOf<T>(source: AsyncIterable<T> | ReadableStream<T>): AsyncIterator<T> {
-  if (typeof (source as AsyncIterable<T>)[Symbol.asyncIterator] === "function") {
-    return (source as AsyncIterable<T>)[Symbol.asyncIterator]();
-  }
-  if (typeof (source as ReadableStream<T>).getReader === "function") {
-    return readerIterator((source as ReadableStream<T>).getReader());
-  }
-  throw new TypeError("Source must be an iterable, an async iterable or a ReadableStream");
-}
-
-/**
- * Reads a stream (for engines whose ReadableStream is not async-iterable); cancels it when the
- * consumer stops early.
- */
-async function* readerIterator<T>(
-  reader: ReadableStreamDefaultReader<T>,
+/** The values of an async source, read by {@linkcode stepsOf}; a consumer that stops stops it. */
+async function* each<T>(
+  source: AsyncIterable<T> | ReadableStream<T>,
 ): AsyncGenerator<T, void, undefined> {
-  let done = false;
-  try {
-    for (;;) {
-      const step = await reader.read();
-      if (step.done) break;
+  const steps = stepsOf(source);
+  for (let step; !(step = await steps.next()).done;) {
+    let resumed = false;
+    try {
       yield step.value;
+      resumed = true;
+    } finally {
+      if (!resumed) await steps.stop();
     }
-    done = true;
-  } finally {
-    if (!done) await reader.cancel().catch(() => {});
-    reader.releaseLock();
   }
 }

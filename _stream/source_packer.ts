@@ -19,7 +19,37 @@ import { ChunkEncoder, type PackrStreamOptions } from "./chunk_encoder.ts";
 import type { StreamSource } from "./iterators.ts";
 
 type Chunk = Uint8Array<ArrayBuffer>;
-type Step = IteratorResult<unknown> | ReadableStreamReadResult<unknown>;
+type Step<T> = IteratorResult<T> | ReadableStreamReadResult<T>;
+
+/** How a source is read: `next` step (a promise of one unless `sync`); `stop` ends it early. */
+export interface Steps<T> {
+  readonly sync: boolean;
+  next(): Step<T> | PromiseLike<Step<T>>;
+  stop(reason?: unknown): unknown;
+}
+
+/**
+ * Reads a source: a ReadableStream through a reader (its async iterator, which some engines
+ * lack, costs one more promise per value), an iterable or async iterable through its iterator
+ * (`stop` is its `return`, as `for…of` calls it); anything else is a `TypeError`.
+ */
+export function stepsOf<T>(source: StreamSource<T>): Steps<T> {
+  if (typeof (source as ReadableStream<T>).getReader === "function") {
+    const reader = (source as ReadableStream<T>).getReader();
+    return { sync: false, next: () => reader.read(), stop: (reason) => reader.cancel(reason) };
+  }
+  const asyncIterator = (source as AsyncIterable<T>)[Symbol.asyncIterator];
+  const iterate = asyncIterator ?? (source as Iterable<T>)[Symbol.iterator];
+  if (typeof iterate !== "function") {
+    throw new TypeError("Source must be an iterable, an async iterable or a ReadableStream");
+  }
+  const iterator: Iterator<T> | AsyncIterator<T> = iterate.call(source);
+  return {
+    sync: asyncIterator === undefined,
+    next: () => iterator.next(),
+    stop: (reason) => iterator.return?.(reason),
+  };
+}
 
 /**
  * The MessagePack bytes of the values of `source`, packed in batches per pull.
@@ -33,39 +63,16 @@ export function packSource(
   options?: PackrStreamOptions,
 ): ReadableStream<Chunk> {
   const encoder = new ChunkEncoder(options);
-  /** The source's values are taken without an await (a synchronous iterable). */
-  let sync = false;
-  /** The next value of the source: a step, or a promise of one (unless `sync`). */
-  let next: () => Step | PromiseLike<Step>;
-  /** Ends the source early: `return` of its iterator, `cancel` of its stream. */
-  let stop: (reason?: unknown) => unknown;
-  if (typeof (source as ReadableStream<unknown>).getReader === "function") {
-    // read directly: a stream's async iterator costs one more promise per value
-    const reader = (source as ReadableStream<unknown>).getReader();
-    next = () => reader.read();
-    stop = (reason) => reader.cancel(reason);
-  } else {
-    const asyncIterable =
-      typeof (source as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function";
-    if (!asyncIterable && typeof (source as Iterable<unknown>)[Symbol.iterator] !== "function") {
-      throw new TypeError("Source must be an iterable, an async iterable or a ReadableStream");
-    }
-    const iterator: Iterator<unknown> | AsyncIterator<unknown> = asyncIterable
-      ? (source as AsyncIterable<unknown>)[Symbol.asyncIterator]()
-      : (source as Iterable<unknown>)[Symbol.iterator]();
-    sync = !asyncIterable;
-    next = () => iterator.next();
-    stop = (reason) => iterator.return?.(reason);
-  }
+  const { sync, next, stop } = stepsOf(source);
   /** Closed, cancelled or failed: nothing more is read or sent. */
   let ended = false;
   return new ReadableStream<Chunk>({
     /** Packs values until a chunk is ready (or the source ends), then sends it. */
     async pull(controller): Promise<void> {
       for (;;) {
-        let step: Step;
+        let step: Step<unknown>;
         try {
-          step = sync ? next() as Step : await next();
+          step = sync ? next() as Step<unknown> : await next();
         } catch (error) {
           ended = true;
           return encoder.fail(controller, error);

@@ -1,10 +1,9 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { chunkBytes, ChunkDecoder, type UnpackrStreamOptions } from "./chunk_decoder.ts";
+import { ChunkDecoder, type UnpackrStreamOptions } from "./chunk_decoder.ts";
 import { errorWhenDrained } from "./drain.ts";
-import { validatingTransformer } from "./validated.ts";
-import { standardOf } from "../_core/standard_schema.ts";
+import { invalidValue, standardOf, validateAsync } from "../_core/standard_schema.ts";
 import type { MessagePackSource } from "../_decode/unpack.ts";
 
 /**
@@ -122,9 +121,6 @@ import type { MessagePackSource } from "../_decode/unpack.ts";
  * ```
  */
 export class UnpackrStream<T = unknown> extends TransformStream<MessagePackSource, T> {
-  readonly #decoder: ChunkDecoder;
-  readonly #values: unknown[] = [];
-
   /**
    * Creates a stream that decodes MessagePack bytes.
    *
@@ -132,48 +128,41 @@ export class UnpackrStream<T = unknown> extends TransformStream<MessagePackSourc
    */
   constructor(options: UnpackrStreamOptions<T> = {}) {
     const decoder = new ChunkDecoder(options);
-    super(
-      options.schema !== undefined
-        ? validatingTransformer<T>(decoder, standardOf(options.schema))
-        : {
-          transform: (chunk, controller) => this.#transform(chunk, controller),
-          flush: (controller) => this.#flush(controller),
-        },
-    );
-    this.#decoder = decoder;
-  }
-
-  #transform(
-    chunk: MessagePackSource,
-    controller: TransformStreamDefaultController<T>,
-  ): void | Promise<void> {
-    const values = this.#values;
-    try {
-      this.#decoder.push(chunkBytes(chunk), values);
-    } catch (error) {
-      return this.#fail(controller, error);
-    }
-    for (let i = 0; i < values.length; i++) controller.enqueue(values[i] as T);
-    values.length = 0;
-  }
-
-  #flush(controller: TransformStreamDefaultController<T>): void | Promise<void> {
-    const values = this.#values;
-    try {
-      this.#decoder.end(values);
-    } catch (error) {
-      return this.#fail(controller, error);
-    }
-    for (let i = 0; i < values.length; i++) controller.enqueue(values[i] as T);
-    values.length = 0;
-  }
-
-  /** Delivers the values decoded before `error`, then errors the stream once they are read. */
-  #fail(controller: TransformStreamDefaultController<T>, error: unknown): Promise<never> {
-    const values = this.#values;
-    for (let i = 0; i < values.length; i++) controller.enqueue(values[i] as T);
-    values.length = 0;
-    return errorWhenDrained(controller, error);
+    const standard = options.schema === undefined ? undefined : standardOf(options.schema);
+    const values: unknown[] = [];
+    let index = 0;
+    // each chunk's values go out, validated in order (awaited) with a schema, before the error
+    // that ends the stream (decode or validation), which comes once they are read
+    const validate = async (
+      controller: TransformStreamDefaultController<T>,
+      failure: { error: unknown } | undefined,
+    ): Promise<void> => {
+      try {
+        for (let i = 0; i < values.length; i++) {
+          controller.enqueue(await validateAsync(standard!, values[i], invalidValue, index++) as T);
+        }
+      } catch (error) {
+        failure = { error };
+      } finally {
+        values.length = 0;
+      }
+      if (failure !== undefined) await errorWhenDrained(controller, failure.error);
+    };
+    const deliver = (
+      chunk: MessagePackSource | undefined,
+      end: boolean,
+      controller: TransformStreamDefaultController<T>,
+    ): void | Promise<void> => {
+      const failure = decoder.step(chunk, end, values);
+      if (standard !== undefined) return validate(controller, failure);
+      for (let i = 0; i < values.length; i++) controller.enqueue(values[i] as T);
+      values.length = 0;
+      if (failure !== undefined) return errorWhenDrained(controller, failure.error);
+    };
+    super({
+      transform: (chunk, controller) => deliver(chunk, false, controller),
+      flush: (controller) => deliver(undefined, true, controller),
+    });
   }
 }
 

@@ -41,15 +41,6 @@ export type ScanResult = typeof NEED_MORE | typeof COMPLETE | typeof INVALID | t
  * `reset()` before each value; `scan(bytes, length, context)` whenever the buffer has grown.
  */
 export class ValueScanner implements TokenDialect {
-  /** With {@linkcode COMPLETE}: the offset just after the value. */
-  end = 0;
-  /** With {@linkcode NEED_MORE}: the least buffer length with which the scan can progress. */
-  needEnd = 1;
-  /**
-   * With {@linkcode NEED_MORE}: the least length the value can have, counting a byte for every
-   * element, entry and field its headers so far announce (the walker's `leastEnd`).
-   */
-  leastEnd = 1;
   /** Bytes looked at so far, over all values (for tests that prove linear work). */
   examined = 0;
 
@@ -59,13 +50,28 @@ export class ValueScanner implements TokenDialect {
   #disabledExtensions = 0;
   #triedLoading = false;
 
+  /** With {@linkcode COMPLETE}: the offset just after the value. */
+  get end(): number {
+    return this.#walker.end;
+  }
+
+  /** With {@linkcode NEED_MORE}: the least buffer length with which the scan can progress. */
+  get needEnd(): number {
+    return this.#walker.needEnd;
+  }
+
+  /**
+   * With {@linkcode NEED_MORE}: the least length the value can have, counting a byte for every
+   * element, entry and field its headers so far announce (the walker's `leastEnd`).
+   */
+  get leastEnd(): number {
+    return this.#walker.leastEnd;
+  }
+
   /** Starts over for a new value at offset 0. */
   reset(): void {
     this.#walker.begin(0);
     this.#triedLoading = false;
-    this.end = 0;
-    this.needEnd = 1;
-    this.leastEnd = 1;
   }
 
   /**
@@ -77,25 +83,19 @@ export class ValueScanner implements TokenDialect {
    * @returns What was found.
    */
   scan(bytes: Uint8Array, length: number, context: DecodeContext): ScanResult {
-    const records = context.records;
+    const records = this.#records = context.records;
     records.syncShared(); // as the decoder does: the shared array may have grown
-    this.#records = records;
     this.#decoders = context.extensions.decoders();
     this.#disabledExtensions = context.disabledExtensions;
     const walker = this.#walker;
     const entry = walker.pos;
     walker.feed(bytes, length);
     const result = walker.run() as ScanResult;
-    const pos = walker.pos;
-    // bytes consumed, plus the partial header looked at and left for the next call
-    this.examined += Math.max(0, Math.min(pos, length) - entry);
-    if (result === NEED_MORE) {
-      this.examined += Math.max(0, length - pos);
-      this.needEnd = walker.needEnd;
-      this.leastEnd = walker.leastEnd;
-    } else if (result === COMPLETE) {
-      this.end = walker.end;
-    }
+    // bytes consumed, and with NEED_MORE the partial header looked at and left for the next call
+    this.examined += Math.max(
+      0,
+      (result === NEED_MORE ? length : Math.min(walker.pos, length)) - entry,
+    );
     return result;
   }
 
@@ -140,23 +140,25 @@ export class ValueScanner implements TokenDialect {
     }
     // what the decoder refuses (`structuredClone: false`, `plainDataOnly`) is its to report
     if (disabledExtension(type, this.#disabledExtensions) !== null) return BAD_EXT;
-    switch (type) {
-      case 0xff: // timestamp: a wrong length is an error at its header, not a wait for its bytes
-        return isTimestampLength(length) ? PAYLOAD_EXT : BAD_EXT;
-      case 0x00: // undefined
-      case 0x42: // "B" big integer
-      case 0x70: // "p" pointer
-      case 0x74: // "t" typed array
-        return PAYLOAD_EXT;
-      case 0x73: // "s" Set
-      case 0x65: // "e" Error
-      case 0x78: // "x" RegExp
-        return TAG_EXT;
-      case 0x69: // "i": the next value is object #id
-        return length !== 4 ? BAD_EXT : TAG_EXT;
-      case 0x62: // "b": string bundle
-        return BUNDLE_EXT;
-    }
-    return BAD_EXT;
+    // a timestamp's wrong length is an error at its header, not a wait for its bytes
+    if (type === 0xff) return isTimestampLength(length) ? PAYLOAD_EXT : BAD_EXT;
+    if (type === 0x69) return length !== 4 ? BAD_EXT : TAG_EXT; // "i": the next value is object #id
+    return BUILTIN_EXTENSIONS[type] ?? BAD_EXT;
   }
 }
+
+/**
+ * The decoder's own extensions besides the timestamp and "i": undefined, "B" big integer,
+ * "p" pointer and "t" typed array are their payload; "s" Set, "e" Error and "x" RegExp are
+ * followed by their value; "b" is a string bundle.
+ */
+const BUILTIN_EXTENSIONS: Partial<Record<number, number>> = {
+  0x00: PAYLOAD_EXT,
+  0x42: PAYLOAD_EXT,
+  0x70: PAYLOAD_EXT,
+  0x74: PAYLOAD_EXT,
+  0x73: TAG_EXT,
+  0x65: TAG_EXT,
+  0x78: TAG_EXT,
+  0x62: BUNDLE_EXT,
+};
