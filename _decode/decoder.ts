@@ -174,6 +174,67 @@ interface Reference {
   used: boolean;
 }
 
+// ---- readers only options reach ----------------------------------------------------------------
+// The exported `unpack` has no options (its context is fixed: `_decode/unpack.ts`), so the code
+// that only options reach is installed by `installOptionReaders`, which `_decode/context.ts`
+// (where every decoder that takes options makes its context) calls. A program that only calls
+// `unpack` ships none of it: the bundler drops what only `installOptionReaders` names. Each is
+// called only where its option is set, so a value that no option changes never calls one.
+
+/** Under `fatal`: a string whose ill-formed UTF-8 is invalid data. */
+let strictString: (start: number, end: number) => string;
+/** Under `mapsAsObjects: false`: a map as a `Map`. */
+let readMapAsMap: (length: number) => Map<unknown, unknown>;
+/** Under an `int64AsType` other than "bigint": the 64-bit integer at `position`, not skipped. */
+let readInt64As: (signed: boolean, dv: DataView) => number | bigint | string;
+/** Under `useFloat32` DECIMAL_ROUND or DECIMAL_FIT: the float32 `value` at `position`, rounded. */
+let roundedFloat32: (value: number) => number;
+/** Under `allowArraysInMapKeys`: an array key's text, or null when it holds a non-primitive. */
+let arrayKey: (key: unknown[]) => string | null;
+/**
+ * Under `structuredClone: false` or `plainDataOnly`: throws when the decoder refuses this
+ * built-in extension, at its header, before anything of it is read or built.
+ */
+let refuseIfDisabled: (type: number, headerOffset: number) => void;
+/** With `getStructures`: calls it and takes the structures it gives into `records`. */
+let loadSharedStructures: (records: RecordTable) => void;
+
+/** Installs the readers that only options reach (see above). */
+export function installOptionReaders(): void {
+  strictString = checkedString;
+  readMapAsMap = readEntriesAsMap;
+  readInt64As = int64OfType;
+  roundedFloat32 = roundFloat32At;
+  arrayKey = arrayKeyText;
+  refuseIfDisabled = refuseDisabled;
+  loadSharedStructures = loadStructures;
+  installExtensionReaders();
+}
+
+// What only registered extensions reach, and decodes nested in another (which only the code of
+// an extension or `getStructures` can start): installed by `installExtensionReaders`, which
+// `addExtension` and `installOptionReaders` call.
+
+/** An ext whose type has an extension with `unpack`. */
+let readCustomExtension: (
+  extension: Extension,
+  type: number,
+  start: number,
+  length: number,
+  headerOffset: number,
+) => unknown;
+/** `d4 type 00` ⟨value⟩ whose type has an extension with `read` (and no `unpack`). */
+let readReadExtension: (custom: Extension, headerOffset: number) => unknown;
+/** Runs a decode that starts while another runs, saving the outer one's state around it. */
+let runNested: <T>(action: () => T) => T;
+
+/** Installs the readers that only registered extensions reach (see above). */
+export function installExtensionReaders(): void {
+  readCustomExtension = readUnpackExtension;
+  readReadExtension = readTagged1;
+  runNested = withSavedState;
+}
+
 // ---- errors ------------------------------------------------------------------------------------
 
 /** The input ends before the value: `needEnd` is the least end offset a length header promised. */
@@ -426,39 +487,40 @@ function readFloat32(): number {
     : --floatsBeforeView >= 0
     ? float32At(src, position)
     : makeView().getFloat32(position);
-  if (context.roundFloat32) {
-    // round to the significant decimal digits float32 holds; exponent = bits 30..23
-    const multiplier =
-      DECIMAL_MULTIPLIERS[((src[position] & 0x7f) << 1) | (src[position + 1] >> 7)];
-    position += 4;
-    return ((multiplier * value + (value > 0 ? 0.5 : -0.5)) >> 0) / multiplier;
-  }
+  if (context.roundFloat32) return roundedFloat32(value);
   position += 4;
   return value;
+}
+
+/** {@linkcode roundedFloat32}: rounds to the significant decimal digits float32 holds. */
+function roundFloat32At(value: number): number {
+  // exponent = bits 30..23
+  const multiplier = DECIMAL_MULTIPLIERS[((src[position] & 0x7f) << 1) | (src[position + 1] >> 7)];
+  position += 4;
+  return ((multiplier * value + (value > 0 ? 0.5 : -0.5)) >> 0) / multiplier;
 }
 
 function readInt64(signed: boolean): number | bigint | string {
   if (position + 8 > srcEnd) throw incomplete(position + 8);
   const dv = view ?? makeView();
-  let value: number | bigint | string;
-  switch (context.int64) {
-    case 1:
-      value = (signed ? dv.getInt32(position) : dv.getUint32(position)) * 0x100000000 +
-        dv.getUint32(position + 4);
-      break;
-    case 2:
-      value = (signed ? dv.getBigInt64(position) : dv.getBigUint64(position)).toString();
-      break;
-    case 3: {
-      const big = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
-      value = big >= -0x20000000000000n && big <= 0x20000000000000n ? Number(big) : big;
-      break;
-    }
-    default:
-      value = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
-  }
+  const value = context.int64 !== 0
+    ? readInt64As(signed, dv)
+    : signed
+    ? dv.getBigInt64(position)
+    : dv.getBigUint64(position);
   position += 8;
   return value;
+}
+
+/** {@linkcode readInt64As}: the 64-bit integer at `position` as number, string or auto. */
+function int64OfType(signed: boolean, dv: DataView): number | bigint | string {
+  if (context.int64 === 1) {
+    return (signed ? dv.getInt32(position) : dv.getUint32(position)) * 0x100000000 +
+      dv.getUint32(position + 4);
+  }
+  const big = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
+  if (context.int64 === 2) return big.toString();
+  return big >= -0x20000000000000n && big <= 0x20000000000000n ? Number(big) : big;
 }
 
 function readString(length: number): string {
@@ -534,8 +596,8 @@ function middleWordsMatch(
     (length <= 12 || VALUE_WORDS[base + 3] === view.getInt32(start + 8, true));
 }
 
-/** A string under the `fatal` option: ill-formed UTF-8 is invalid data. */
-function strictString(start: number, end: number): string {
+/** {@linkcode strictString}: ill-formed UTF-8 is invalid data. */
+function checkedString(start: number, end: number): string {
   const text = decodeStringStrict(src, start, end);
   if (text === null) throw invalid("Invalid UTF-8 in string", start);
   return text;
@@ -704,8 +766,8 @@ function readMap(length: number): unknown {
   return result;
 }
 
-/** A map as a `Map` (`mapsAsObjects: false`). */
-function readMapAsMap(length: number): Map<unknown, unknown> {
+/** {@linkcode readMapAsMap}. */
+function readEntriesAsMap(length: number): Map<unknown, unknown> {
   chargeHeap(MAP_HEAP, position);
   const map = new Map();
   for (let i = 0; i < length; i++) map.set(read(), read());
@@ -858,13 +920,19 @@ function toPropertyKey(key: unknown, offset: number): string {
   }
   if (key === null) return "null";
   if (context.allowArraysInMapKeys && Array.isArray(key)) {
-    const flat = key.flat();
-    if (flat.every((item) => PRIMITIVE_KEY_TYPES.has(typeof item))) return flat.toString();
+    const text = arrayKey(key);
+    if (text !== null) return text;
   }
   throw invalid(
     `Invalid property type for record: ${typeof key}. A MessagePack map with non-string keys can be decoded as a Map with mapsAsObjects: false`,
     offset,
   );
+}
+
+/** {@linkcode arrayKey}. */
+function arrayKeyText(key: unknown[]): string | null {
+  const flat = key.flat();
+  return flat.every((item) => PRIMITIVE_KEY_TYPES.has(typeof item)) ? flat.toString() : null;
 }
 const PRIMITIVE_KEY_TYPES = new Set(["string", "number", "boolean", "bigint"]);
 
@@ -909,7 +977,8 @@ function reloadForDispatcherSlot(slot: number): RecordType | undefined {
   return found !== undefined && found.keys !== null ? found : undefined;
 }
 
-function loadSharedStructures(records: RecordTable): void {
+/** {@linkcode loadSharedStructures}. */
+function loadStructures(records: RecordTable): void {
   const loaded = withSavedState(() => records.getStructures!());
   if (loaded == null) return;
   if (!Array.isArray(loaded)) {
@@ -1020,11 +1089,16 @@ function readFixExt1(headerOffset: number): unknown {
   }
   const custom = session.extensionDecoders[type];
   if (custom !== undefined && !custom.unpack && custom.read) {
-    position += 2; // type and the filler byte: the extension's data is the next value
-    const data = readNested();
-    return runExtension(() => custom.read!(data), headerOffset);
+    return readReadExtension(custom, headerOffset);
   }
   return readExtension(1, headerOffset);
+}
+
+/** {@linkcode readReadExtension}. */
+function readTagged1(custom: Extension, headerOffset: number): unknown {
+  position += 2; // type and the filler byte: the extension's data is the next value
+  const data = readNested();
+  return runExtension(() => custom.read!(data), headerOffset);
 }
 
 /** An ext of `length` payload bytes; `position` is at its type byte. */
@@ -1083,16 +1157,14 @@ function readExtension(length: number, headerOffset: number): unknown {
   );
 }
 
-/**
- * Throws when the decoder refuses this built-in extension (`structuredClone: false`,
- * `plainDataOnly`): at its header, before anything of it is read or built.
- */
-function refuseIfDisabled(type: number, headerOffset: number): void {
+/** {@linkcode refuseIfDisabled}. */
+function refuseDisabled(type: number, headerOffset: number): void {
   const refusal = disabledExtension(type, context.disabledExtensions);
   if (refusal !== null) throw invalid(refusal, headerOffset);
 }
 
-function readCustomExtension(
+/** {@linkcode readCustomExtension}. */
+function readUnpackExtension(
   extension: Extension,
   type: number,
   start: number,
@@ -1510,7 +1582,7 @@ export function decodeOne(
   // nested only when this instance is already decoding: another instance decoding inside an
   // extension runs its own outermost decode of its table (its sequential definitions persist)
   if (session.decoding) {
-    return withSavedState(() => runOne(ctx, bytes, start, end, ctx.records.decodes > 0));
+    return runNested(() => runOne(ctx, bytes, start, end, ctx.records.decodes > 0));
   }
   return runOne(ctx, bytes, start, end, false);
 }
@@ -1588,7 +1660,7 @@ export function decodeMany(
   forEach?: (value: unknown, start: number, end: number) => unknown,
 ): unknown[] | undefined {
   if (session.decoding) {
-    return withSavedState(() => runMany(ctx, bytes, start, end, forEach, ctx.records.decodes > 0));
+    return runNested(() => runMany(ctx, bytes, start, end, forEach, ctx.records.decodes > 0));
   }
   return runMany(ctx, bytes, start, end, forEach, false);
 }

@@ -1,7 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { type ExtensionRegistry, globalExtensions } from "../_core/extensions.ts";
+import { globalExtensions } from "../_core/extensions.ts";
+import type { ExtensionTable } from "../_core/registered_extensions.ts";
 import {
   ENCODER,
   type ResolvedOptions,
@@ -37,7 +38,7 @@ interface DerivedFlags {
 export interface EncodeContext extends ResolvedOptions<typeof ENCODER>, DerivedFlags {
   /** `this` for extension callbacks (the Packr). */
   readonly owner: object;
-  extensions: ExtensionRegistry;
+  extensions: ExtensionTable;
   /** The record structures; null when records are off (`useRecords: false`). */
   records: StructureEncoder | null;
   /** The writer's features that options ask for; null in the exported `pack`'s context. */
@@ -66,7 +67,7 @@ export function createEncodeContext(settings: Settings, owner: object): EncodeCo
     ...resolveOptions(settings, ENCODER),
     ...derive(settings),
     owner,
-    extensions: globalExtensions,
+    extensions: globalExtensions as ExtensionTable,
     records: null,
     features: null,
   } as EncodeContext;

@@ -40,6 +40,16 @@ const DECODER_UNSAVED: Record<string, string> = {
   keptView: "kept across decodes by design",
   valueKey: "a prediction: the key's bytes are compared anyway",
   stackTop: "maps take and give back slots in nesting order",
+  strictString: "installed once, not per decode",
+  readMapAsMap: "installed once, not per decode",
+  readInt64As: "installed once, not per decode",
+  roundedFloat32: "installed once, not per decode",
+  arrayKey: "installed once, not per decode",
+  refuseIfDisabled: "installed once, not per decode",
+  loadSharedStructures: "installed once, not per decode",
+  readCustomExtension: "installed once, not per decode",
+  readReadExtension: "installed once, not per decode",
+  runNested: "installed once, not per decode",
 };
 
 describe("the state a nested pack or decode saves", () => {
