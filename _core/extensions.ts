@@ -2,7 +2,6 @@
 // This module is browser compatible.
 
 import { type ExtensionTable, registeredExtensions } from "./registered_extensions.ts";
-import { installExtensionReaders } from "../_decode/decoder.ts";
 
 /**
  * Any class whose instances an extension encodes.
@@ -208,6 +207,5 @@ registeredExtensions.encoders = () => globalExtensions.encoders();
  */
 // deno-lint-ignore no-explicit-any
 export function addExtension<T = any>(extension: Extension<T>): void {
-  installExtensionReaders(); // the exported `unpack` reads it too
   globalExtensions.add(extension as Extension);
 }

@@ -3,6 +3,7 @@
 
 import { globalExtensions } from "../_core/extensions.ts";
 import type { ExtensionTable } from "../_core/registered_extensions.ts";
+import { contextObject } from "../_core/context_object.ts";
 import {
   DECODER,
   type ResolvedOptions,
@@ -119,14 +120,12 @@ export function createDecodeContext(
     settings.freezeData === true,
     settings.compileRecordReaders !== false,
   );
-  // the spread makes a fast object of the resolved options (see `resolveOptions`)
-  const context = {
-    ...resolveOptions(settings, DECODER),
+  const context = contextObject<DecodeContext>(resolveOptions(settings, DECODER), {
     ...derive(settings, records, readTimestamp),
     records,
-    extensions: globalExtensions as ExtensionTable,
+    extensions: globalExtensions,
     readTimestamp,
-  } as DecodeContext;
+  });
   if (owner !== undefined) contexts.set(owner, context);
   return context;
 }

@@ -208,31 +208,6 @@ export function installOptionReaders(): void {
   arrayKey = arrayKeyText;
   refuseIfDisabled = refuseDisabled;
   loadSharedStructures = loadStructures;
-  installExtensionReaders();
-}
-
-// What only registered extensions reach, and decodes nested in another (which only the code of
-// an extension or `getStructures` can start): installed by `installExtensionReaders`, which
-// `addExtension` and `installOptionReaders` call.
-
-/** An ext whose type has an extension with `unpack`. */
-let readCustomExtension: (
-  extension: Extension,
-  type: number,
-  start: number,
-  length: number,
-  headerOffset: number,
-) => unknown;
-/** `d4 type 00` ⟨value⟩ whose type has an extension with `read` (and no `unpack`). */
-let readReadExtension: (custom: Extension, headerOffset: number) => unknown;
-/** Runs a decode that starts while another runs, saving the outer one's state around it. */
-let runNested: <T>(action: () => T) => T;
-
-/** Installs the readers that only registered extensions reach (see above). */
-export function installExtensionReaders(): void {
-  readCustomExtension = readUnpackExtension;
-  readReadExtension = readTagged1;
-  runNested = withSavedState;
 }
 
 // ---- errors ------------------------------------------------------------------------------------
@@ -1089,16 +1064,11 @@ function readFixExt1(headerOffset: number): unknown {
   }
   const custom = session.extensionDecoders[type];
   if (custom !== undefined && !custom.unpack && custom.read) {
-    return readReadExtension(custom, headerOffset);
+    position += 2; // type and the filler byte: the extension's data is the next value
+    const data = readNested();
+    return runExtension(() => custom.read!(data), headerOffset);
   }
   return readExtension(1, headerOffset);
-}
-
-/** {@linkcode readReadExtension}. */
-function readTagged1(custom: Extension, headerOffset: number): unknown {
-  position += 2; // type and the filler byte: the extension's data is the next value
-  const data = readNested();
-  return runExtension(() => custom.read!(data), headerOffset);
 }
 
 /** An ext of `length` payload bytes; `position` is at its type byte. */
@@ -1163,8 +1133,7 @@ function refuseDisabled(type: number, headerOffset: number): void {
   if (refusal !== null) throw invalid(refusal, headerOffset);
 }
 
-/** {@linkcode readCustomExtension}. */
-function readUnpackExtension(
+function readCustomExtension(
   extension: Extension,
   type: number,
   start: number,
@@ -1582,7 +1551,7 @@ export function decodeOne(
   // nested only when this instance is already decoding: another instance decoding inside an
   // extension runs its own outermost decode of its table (its sequential definitions persist)
   if (session.decoding) {
-    return runNested(() => runOne(ctx, bytes, start, end, ctx.records.decodes > 0));
+    return withSavedState(() => runOne(ctx, bytes, start, end, ctx.records.decodes > 0));
   }
   return runOne(ctx, bytes, start, end, false);
 }
@@ -1660,7 +1629,7 @@ export function decodeMany(
   forEach?: (value: unknown, start: number, end: number) => unknown,
 ): unknown[] | undefined {
   if (session.decoding) {
-    return runNested(() => runMany(ctx, bytes, start, end, forEach, ctx.records.decodes > 0));
+    return withSavedState(() => runMany(ctx, bytes, start, end, forEach, ctx.records.decodes > 0));
   }
   return runMany(ctx, bytes, start, end, forEach, false);
 }

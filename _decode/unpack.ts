@@ -7,6 +7,8 @@
 
 import { createRecordTable, decodeMany, decodeOne, forgetLastSource } from "./decoder.ts";
 import type { DecodeContext } from "./context.ts";
+import type { DECODER, OptionName, ResolvedOptions } from "../_core/option_table.ts";
+import { contextObject } from "../_core/context_object.ts";
 import { registeredExtensions } from "../_core/registered_extensions.ts";
 import { toBytes } from "../_core/bytes.ts";
 
@@ -116,13 +118,8 @@ export function clearSource(): void {
   forgetLastSource();
 }
 
-/**
- * The context of the exported `unpack`: what `createDecodeContext({ useRecords: false })` makes
- * (maps decode as objects; every other option its default), written out so that a program that
- * only unpacks ships neither the option table nor the readers only options reach
- * (tests/default_context_test.ts compares the two).
- */
-export const defaultContext: DecodeContext = {
+/** The options of the exported `unpack`: `useRecords: false`, so maps decode as objects. */
+const defaultOptions: ResolvedOptions<typeof DECODER> = {
   useRecords: false,
   mapsAsObjects: true,
   structures: undefined,
@@ -142,16 +139,27 @@ export const defaultContext: DecodeContext = {
   fatal: false,
   maxDepth: 1000,
   compileRecordReaders: true,
-  int64: 0,
-  exactTimestamps: false,
-  roundFloat32: false,
-  disabledExtensions: 0,
-  keepDefinitions: false,
-  persistInMultiple: false,
-  records: createRecordTable(null, null, false, true),
-  extensions: registeredExtensions,
-  readTimestamp: null,
 };
+
+/**
+ * The context of the exported `unpack`: what `createDecodeContext({ useRecords: false })` makes,
+ * written out so that a program that only unpacks ships neither the option table nor the readers
+ * only options reach (tests/default_context_test.ts compares the two).
+ */
+export const defaultContext: DecodeContext = contextObject(
+  defaultOptions,
+  {
+    int64: 0,
+    exactTimestamps: false,
+    roundFloat32: false,
+    disabledExtensions: 0,
+    keepDefinitions: false,
+    persistInMultiple: false,
+    records: createRecordTable(null, null, false, true),
+    extensions: registeredExtensions,
+    readTimestamp: null,
+  } satisfies Omit<DecodeContext, OptionName<typeof DECODER>>,
+);
 
 /**
  * `false`: the exported `pack` writes objects as maps, not records (msgpackr exports this

@@ -3,6 +3,7 @@
 
 import { globalExtensions } from "../_core/extensions.ts";
 import type { ExtensionTable } from "../_core/registered_extensions.ts";
+import { contextObject } from "../_core/context_object.ts";
 import {
   ENCODER,
   type ResolvedOptions,
@@ -62,15 +63,13 @@ function derive(settings: Settings): DerivedFlags {
  * the global extensions; `owner` is `this` for extension callbacks.
  */
 export function createEncodeContext(settings: Settings, owner: object): EncodeContext {
-  // the spread makes a fast object of the resolved options (see `resolveOptions`)
-  return {
-    ...resolveOptions(settings, ENCODER),
+  return contextObject<EncodeContext>(resolveOptions(settings, ENCODER), {
     ...derive(settings),
     owner,
-    extensions: globalExtensions as ExtensionTable,
+    extensions: globalExtensions,
     records: null,
     features: null,
-  } as EncodeContext;
+  });
 }
 
 /** Writes the options of `settings` (one was assigned) into `context` again. */

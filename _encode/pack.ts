@@ -6,17 +6,15 @@
 // program that only packs ships neither the decoder nor the record writer.
 
 import type { EncodeContext } from "./context.ts";
+import type { ENCODER, OptionName, ResolvedOptions } from "../_core/option_table.ts";
+import { contextObject } from "../_core/context_object.ts";
 import { packWith } from "./encoder.ts";
 import { registeredExtensions } from "../_core/registered_extensions.ts";
 
 /** `this` for extension callbacks during the exported `pack`, as its Packr is for msgpackr's. */
 const owner = { pack, encode: pack };
-/**
- * The context of the exported `pack`: what `createEncodeContext({ useRecords: false }, owner)`
- * makes (every other option its default), written out so that a program that only packs ships no
- * option table (tests/default_context_test.ts compares the two).
- */
-export const defaultContext: EncodeContext = {
+/** The options of the exported `pack`: `useRecords: false`. */
+const defaultOptions: ResolvedOptions<typeof ENCODER> = {
   useRecords: false,
   structures: undefined,
   getStructures: undefined,
@@ -45,15 +43,26 @@ export const defaultContext: EncodeContext = {
   largeBigIntToFloat: false,
   largeBigIntToString: false,
   useBigIntExtension: false,
-  recordsPredicate: null,
-  variableMap: false,
-  fixintsTo0x7f: true,
-  bigIntExtension: false,
-  owner,
-  extensions: registeredExtensions,
-  records: null,
-  features: null,
 };
+
+/**
+ * The context of the exported `pack`: what `createEncodeContext({ useRecords: false }, owner)`
+ * makes, written out so that a program that only packs ships no option table
+ * (tests/default_context_test.ts compares the two).
+ */
+export const defaultContext: EncodeContext = contextObject(
+  defaultOptions,
+  {
+    recordsPredicate: null,
+    variableMap: false,
+    fixintsTo0x7f: true,
+    bigIntExtension: false,
+    owner,
+    extensions: registeredExtensions,
+    records: null,
+    features: null,
+  } satisfies Omit<EncodeContext, OptionName<typeof ENCODER>>,
+);
 
 /**
  * Packs a value as standard MessagePack (objects as maps, no records), readable by any

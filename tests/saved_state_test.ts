@@ -47,9 +47,6 @@ const DECODER_UNSAVED: Record<string, string> = {
   arrayKey: "installed once, not per decode",
   refuseIfDisabled: "installed once, not per decode",
   loadSharedStructures: "installed once, not per decode",
-  readCustomExtension: "installed once, not per decode",
-  readReadExtension: "installed once, not per decode",
-  runNested: "installed once, not per decode",
 };
 
 describe("the state a nested pack or decode saves", () => {
