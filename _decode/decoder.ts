@@ -196,8 +196,18 @@ let arrayKey: (key: unknown[]) => string | null;
  * built-in extension, at its header, before anything of it is read or built.
  */
 let refuseIfDisabled: (type: number, headerOffset: number) => void;
-/** With `getStructures`: calls it and takes the structures it gives into `records`. */
-let loadSharedStructures: (records: RecordTable) => void;
+/**
+ * With shared structures or `getStructures`: the type of a slot without one, when it is a shared
+ * structure, perhaps after loading them; `undefined` in a context without either, as before they
+ * are installed (the exported `unpack` has neither).
+ */
+let resolveRecordSlot: (slot: number) => RecordType | undefined = noRecordType;
+/** With `getStructures`: the structure of a dispatcher slot met with high byte 0, if loaded. */
+let reloadForDispatcherSlot: (slot: number) => RecordType | undefined = noRecordType;
+
+function noRecordType(): undefined {
+  return undefined;
+}
 
 /** Installs the readers that only options reach (see above). */
 export function installOptionReaders(): void {
@@ -207,7 +217,8 @@ export function installOptionReaders(): void {
   roundedFloat32 = roundFloat32At;
   arrayKey = arrayKeyText;
   refuseIfDisabled = refuseDisabled;
-  loadSharedStructures = loadStructures;
+  resolveRecordSlot = resolveSharedSlot;
+  reloadForDispatcherSlot = reloadSharedForDispatcher;
 }
 
 // ---- errors ------------------------------------------------------------------------------------
@@ -926,7 +937,7 @@ function readRecordOrInteger(token: number): unknown {
 }
 
 /** A slot without a type: maybe a shared structure, perhaps after loading them. */
-function resolveRecordSlot(slot: number): RecordType | undefined {
+function resolveSharedSlot(slot: number): RecordType | undefined {
   const records = context.records;
   const type = records.resolve(slot);
   if (type !== undefined || records.getStructures === null || records.triedLoading) return type;
@@ -942,7 +953,7 @@ function resolveRecordSlot(slot: number): RecordType | undefined {
  * `undefined`. A dispatcher defined inline gives way to a loaded shared structure, which reads
  * second bytes too.
  */
-function reloadForDispatcherSlot(slot: number): RecordType | undefined {
+function reloadSharedForDispatcher(slot: number): RecordType | undefined {
   const records = context.records;
   if (records.getStructures === null || records.triedLoading) return undefined;
   records.triedLoading = true;
@@ -952,8 +963,7 @@ function reloadForDispatcherSlot(slot: number): RecordType | undefined {
   return found !== undefined && found.keys !== null ? found : undefined;
 }
 
-/** {@linkcode loadSharedStructures}. */
-function loadStructures(records: RecordTable): void {
+function loadSharedStructures(records: RecordTable): void {
   const loaded = withSavedState(() => records.getStructures!());
   if (loaded == null) return;
   if (!Array.isArray(loaded)) {

@@ -46,7 +46,8 @@ const DECODER_UNSAVED: Record<string, string> = {
   roundedFloat32: "installed once, not per decode",
   arrayKey: "installed once, not per decode",
   refuseIfDisabled: "installed once, not per decode",
-  loadSharedStructures: "installed once, not per decode",
+  resolveRecordSlot: "installed once, not per decode",
+  reloadForDispatcherSlot: "installed once, not per decode",
 };
 
 describe("the state a nested pack or decode saves", () => {
