@@ -16,7 +16,9 @@
  * @module
  */
 
-import "./_records/compiler.ts";
 import "./_encode/writer_compiler.ts";
 
 export * from "./_encode/exports.ts";
+// what decodes comes with the record reader compiler (these take precedence over the same names
+// of the line above)
+export { decode, Decoder, Encoder, Packr, unpack, Unpackr } from "./_records/with_compiler.ts";

@@ -1,6 +1,8 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
+import { type ExtensionTable, registeredExtensions } from "./registered_extensions.ts";
+
 /**
  * Any class whose instances an extension encodes.
  * @example Usage
@@ -110,7 +112,7 @@ export interface Extension<T = unknown> {
  * registers; an instance that registers its own gets a child registry whose entries come first.
  * Lookups are cached and rebuilt when either registry changes.
  */
-export class ExtensionRegistry {
+export class ExtensionRegistry implements ExtensionTable {
   readonly #parent: ExtensionRegistry | null;
   /** Newest first, so a later registration wins (msgpackr's order). */
   readonly #own: Extension[] = [];
@@ -173,6 +175,9 @@ export class ExtensionRegistry {
 
 /** Extensions registered with the exported `addExtension`: every instance sees them. */
 export const globalExtensions: ExtensionRegistry = new ExtensionRegistry(null);
+// the exported `unpack` and `pack` see them too
+registeredExtensions.decoders = () => globalExtensions.decoders();
+registeredExtensions.encoders = () => globalExtensions.encoders();
 
 /**
  * Registers an extension for every Packr and Unpackr, existing and future (msgpackr's global

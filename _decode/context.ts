@@ -1,7 +1,9 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { type ExtensionRegistry, globalExtensions } from "../_core/extensions.ts";
+import { globalExtensions } from "../_core/extensions.ts";
+import type { ExtensionTable } from "../_core/registered_extensions.ts";
+import { contextObject } from "../_core/context_object.ts";
 import {
   DECODER,
   type ResolvedOptions,
@@ -11,12 +13,15 @@ import {
 import type { RecordTable } from "../_records/table.ts";
 import type { timestampOfPayload } from "../_core/timestamp.ts";
 import { disabledExtensionsOf } from "./extension_policy.ts";
-import { createRecordTable } from "./decoder.ts";
+import { createRecordTable, installOptionReaders } from "./decoder.ts";
 
 // What a decode needs from the decoder that runs it: the decoding options as given or their
 // defaults (`_core/option_table.ts`), what the reader derives from them, the record table and the
 // extensions. An `Unpackr` (or a `Packr`'s decoding half, or a stream) makes one with
-// `createDecodeContext`; the exported `unpack` has its own, with no class around it.
+// `createDecodeContext`; the exported `unpack` has its own, with no class around it and no
+// options (`_decode/unpack.ts`), so the readers that only options reach are installed here.
+
+installOptionReaders();
 
 /** How 64-bit integers decode: 0 bigint, 1 number, 2 string, 3 auto. */
 export type Int64Mode = 0 | 1 | 2 | 3;
@@ -52,7 +57,7 @@ interface DerivedFlags {
 /** Everything a decode needs from the decoder that runs it. */
 export interface DecodeContext extends ResolvedOptions<typeof DECODER>, DerivedFlags {
   readonly records: RecordTable;
-  extensions: ExtensionRegistry;
+  extensions: ExtensionTable;
   /**
    * How `timestamps: "timestamp"` decodes a timestamp payload into a `Timestamp`, given by the
    * decoders that take options (`Unpackr`, the streams), so that the exported `unpack` does not
@@ -114,14 +119,12 @@ export function createDecodeContext(
     settings.getStructures ?? null,
     settings.freezeData === true,
   );
-  // the spread makes a fast object of the resolved options (see `resolveOptions`)
-  const context = {
-    ...resolveOptions(settings, DECODER),
+  const context = contextObject<DecodeContext>(resolveOptions(settings, DECODER), {
     ...derive(settings, records, readTimestamp),
     records,
     extensions: globalExtensions,
     readTimestamp,
-  } as DecodeContext;
+  });
   if (owner !== undefined) contexts.set(owner, context);
   return context;
 }

@@ -188,6 +188,53 @@ interface Reference {
   used: boolean;
 }
 
+// ---- readers only options reach ----------------------------------------------------------------
+// The exported `unpack` has no options (its context is fixed: `_decode/unpack.ts`), so the code
+// that only options reach is installed by `installOptionReaders`, which `_decode/context.ts`
+// (where every decoder that takes options makes its context) calls. A program that only calls
+// `unpack` ships none of it: the bundler drops what only `installOptionReaders` names. Each is
+// called only where its option is set, so a value that no option changes never calls one.
+
+/** Under `fatal`: a string whose ill-formed UTF-8 is invalid data. */
+let strictString: (start: number, end: number) => string;
+/** Under `mapsAsObjects: false`: a map as a `Map`. */
+let readMapAsMap: (length: number) => Map<unknown, unknown>;
+/** Under an `int64AsType` other than "bigint": the 64-bit integer at `position`, not skipped. */
+let readInt64As: (signed: boolean, dv: DataView) => number | bigint | string;
+/** Under `useFloat32` DECIMAL_ROUND or DECIMAL_FIT: the float32 `value` at `position`, rounded. */
+let roundedFloat32: (value: number) => number;
+/** Under `allowArraysInMapKeys`: an array key's text, or null when it holds a non-primitive. */
+let arrayKey: (key: unknown[]) => string | null;
+/**
+ * Under `structuredClone: false` or `plainDataOnly`: throws when the decoder refuses this
+ * built-in extension, at its header, before anything of it is read or built.
+ */
+let refuseIfDisabled: (type: number, headerOffset: number) => void;
+/**
+ * With shared structures or `getStructures`: the type of a slot without one, when it is a shared
+ * structure, perhaps after loading them; `undefined` in a context without either, as before they
+ * are installed (the exported `unpack` has neither).
+ */
+let resolveRecordSlot: (slot: number) => RecordType | undefined = noRecordType;
+/** With `getStructures`: the structure of a dispatcher slot met with high byte 0, if loaded. */
+let reloadForDispatcherSlot: (slot: number) => RecordType | undefined = noRecordType;
+
+function noRecordType(): undefined {
+  return undefined;
+}
+
+/** Installs the readers that only options reach (see above). */
+export function installOptionReaders(): void {
+  strictString = checkedString;
+  readMapAsMap = readEntriesAsMap;
+  readInt64As = int64OfType;
+  roundedFloat32 = roundFloat32At;
+  arrayKey = arrayKeyText;
+  refuseIfDisabled = refuseDisabled;
+  resolveRecordSlot = resolveSharedSlot;
+  reloadForDispatcherSlot = reloadSharedForDispatcher;
+}
+
 // ---- errors ------------------------------------------------------------------------------------
 
 /** The input ends before the value: `needEnd` is the least end offset a length header promised. */
@@ -435,39 +482,40 @@ function readFloat32(): number {
     : --floatsBeforeView >= 0
     ? float32At(src, position)
     : makeView().getFloat32(position);
-  if (context.roundFloat32) {
-    // round to the significant decimal digits float32 holds; exponent = bits 30..23
-    const multiplier =
-      DECIMAL_MULTIPLIERS[((src[position] & 0x7f) << 1) | (src[position + 1] >> 7)];
-    position += 4;
-    return ((multiplier * value + (value > 0 ? 0.5 : -0.5)) >> 0) / multiplier;
-  }
+  if (context.roundFloat32) return roundedFloat32(value);
   position += 4;
   return value;
+}
+
+/** {@linkcode roundedFloat32}: rounds to the significant decimal digits float32 holds. */
+function roundFloat32At(value: number): number {
+  // exponent = bits 30..23
+  const multiplier = DECIMAL_MULTIPLIERS[((src[position] & 0x7f) << 1) | (src[position + 1] >> 7)];
+  position += 4;
+  return ((multiplier * value + (value > 0 ? 0.5 : -0.5)) >> 0) / multiplier;
 }
 
 function readInt64(signed: boolean): number | bigint | string {
   if (position + 8 > srcEnd) throw incomplete(position + 8);
   const dv = view ?? makeView();
-  let value: number | bigint | string;
-  switch (context.int64) {
-    case 1:
-      value = (signed ? dv.getInt32(position) : dv.getUint32(position)) * 0x100000000 +
-        dv.getUint32(position + 4);
-      break;
-    case 2:
-      value = (signed ? dv.getBigInt64(position) : dv.getBigUint64(position)).toString();
-      break;
-    case 3: {
-      const big = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
-      value = big >= -0x20000000000000n && big <= 0x20000000000000n ? Number(big) : big;
-      break;
-    }
-    default:
-      value = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
-  }
+  const value = context.int64 !== 0
+    ? readInt64As(signed, dv)
+    : signed
+    ? dv.getBigInt64(position)
+    : dv.getBigUint64(position);
   position += 8;
   return value;
+}
+
+/** {@linkcode readInt64As}: the 64-bit integer at `position` as number, string or auto. */
+function int64OfType(signed: boolean, dv: DataView): number | bigint | string {
+  if (context.int64 === 1) {
+    return (signed ? dv.getInt32(position) : dv.getUint32(position)) * 0x100000000 +
+      dv.getUint32(position + 4);
+  }
+  const big = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
+  if (context.int64 === 2) return big.toString();
+  return big >= -0x20000000000000n && big <= 0x20000000000000n ? Number(big) : big;
 }
 
 function readString(length: number): string {
@@ -527,8 +575,8 @@ function valueEntry(first: number, last: number, salt: number): number {
   return Math.imul(first ^ Math.imul(last + salt, VALUE_HASH_A), VALUE_HASH_B) >>> VALUE_SHIFT;
 }
 
-/** A string under the `fatal` option: ill-formed UTF-8 is invalid data. */
-function strictString(start: number, end: number): string {
+/** {@linkcode strictString}: ill-formed UTF-8 is invalid data. */
+function checkedString(start: number, end: number): string {
   const text = decodeStringStrict(src, start, end);
   if (text === null) throw invalid("Invalid UTF-8 in string", start);
   return text;
@@ -692,8 +740,8 @@ function readMap(length: number): unknown {
   return result;
 }
 
-/** A map as a `Map` (`mapsAsObjects: false`). */
-function readMapAsMap(length: number): Map<unknown, unknown> {
+/** {@linkcode readMapAsMap}. */
+function readEntriesAsMap(length: number): Map<unknown, unknown> {
   chargeHeap(MAP_HEAP, position);
   const map = new Map();
   for (let i = 0; i < length; i++) map.set(read(), read());
@@ -867,13 +915,19 @@ function toPropertyKey(key: unknown, offset: number): string {
   }
   if (key === null) return "null";
   if (context.allowArraysInMapKeys && Array.isArray(key)) {
-    const flat = key.flat();
-    if (flat.every((item) => PRIMITIVE_KEY_TYPES.has(typeof item))) return flat.toString();
+    const text = arrayKey(key);
+    if (text !== null) return text;
   }
   throw invalid(
     `Invalid property type for record: ${typeof key}. A MessagePack map with non-string keys can be decoded as a Map with mapsAsObjects: false`,
     offset,
   );
+}
+
+/** {@linkcode arrayKey}. */
+function arrayKeyText(key: unknown[]): string | null {
+  const flat = key.flat();
+  return flat.every((item) => PRIMITIVE_KEY_TYPES.has(typeof item)) ? flat.toString() : null;
 }
 const PRIMITIVE_KEY_TYPES = new Set(["string", "number", "boolean", "bigint"]);
 
@@ -892,7 +946,7 @@ function readRecordOrInteger(token: number): unknown {
 }
 
 /** A slot without a type: maybe a shared structure, perhaps after loading them. */
-function resolveRecordSlot(slot: number): RecordType | undefined {
+function resolveSharedSlot(slot: number): RecordType | undefined {
   const records = context.records;
   const type = records.resolve(slot);
   if (type !== undefined || records.getStructures === null || records.triedLoading) return type;
@@ -908,7 +962,7 @@ function resolveRecordSlot(slot: number): RecordType | undefined {
  * `undefined`. A dispatcher defined inline gives way to a loaded shared structure, which reads
  * second bytes too.
  */
-function reloadForDispatcherSlot(slot: number): RecordType | undefined {
+function reloadSharedForDispatcher(slot: number): RecordType | undefined {
   const records = context.records;
   if (records.getStructures === null || records.triedLoading) return undefined;
   records.triedLoading = true;
@@ -1096,11 +1150,8 @@ function readExtension(length: number, headerOffset: number): unknown {
   );
 }
 
-/**
- * Throws when the decoder refuses this built-in extension (`structuredClone: false`,
- * `plainDataOnly`): at its header, before anything of it is read or built.
- */
-function refuseIfDisabled(type: number, headerOffset: number): void {
+/** {@linkcode refuseIfDisabled}. */
+function refuseDisabled(type: number, headerOffset: number): void {
   const refusal = disabledExtension(type, context.disabledExtensions);
   if (refusal !== null) throw invalid(refusal, headerOffset);
 }

@@ -5,8 +5,11 @@
 // their own and no class around it, and what they share with `Unpackr`: the input types and the
 // window and sequence helpers. A program that only unpacks ships no `Unpackr` class.
 
-import { decodeMany, decodeOne, forgetLastSource } from "./decoder.ts";
-import { createDecodeContext, type DecodeContext } from "./context.ts";
+import { createRecordTable, decodeMany, decodeOne, forgetLastSource } from "./decoder.ts";
+import type { DecodeContext } from "./context.ts";
+import type { DECODER, OptionName, ResolvedOptions } from "../_core/option_table.ts";
+import { contextObject } from "../_core/context_object.ts";
+import { registeredExtensions } from "../_core/registered_extensions.ts";
 import { toBytes } from "../_core/bytes.ts";
 
 /**
@@ -115,8 +118,48 @@ export function clearSource(): void {
   forgetLastSource();
 }
 
-/** The context of the exported `unpack`: `useRecords: false`, so maps decode as objects. */
-const defaultContext = createDecodeContext({ useRecords: false });
+/** The options of the exported `unpack`: `useRecords: false`, so maps decode as objects. */
+const defaultOptions: ResolvedOptions<typeof DECODER> = {
+  useRecords: false,
+  mapsAsObjects: true,
+  structures: undefined,
+  getStructures: undefined,
+  sequential: false,
+  trusted: false,
+  maxSharedStructures: 0,
+  useFloat32: 0,
+  int64AsType: "bigint",
+  timestamps: "date",
+  int64AsNumber: false,
+  copyBuffers: false,
+  structuredClone: undefined,
+  plainDataOnly: false,
+  freezeData: false,
+  allowArraysInMapKeys: false,
+  fatal: false,
+  maxDepth: 1000,
+  compileRecordReaders: true,
+};
+
+/**
+ * The context of the exported `unpack`: what `createDecodeContext({ useRecords: false })` makes,
+ * written out so that a program that only unpacks ships neither the option table nor the readers
+ * only options reach (tests/default_context_test.ts compares the two).
+ */
+export const defaultContext: DecodeContext = contextObject(
+  defaultOptions,
+  {
+    int64: 0,
+    exactTimestamps: false,
+    roundFloat32: false,
+    disabledExtensions: 0,
+    keepDefinitions: false,
+    persistInMultiple: false,
+    records: createRecordTable(null, null, false),
+    extensions: registeredExtensions,
+    readTimestamp: null,
+  } satisfies Omit<DecodeContext, OptionName<typeof DECODER>>,
+);
 
 /**
  * `false`: the exported `pack` writes objects as maps, not records (msgpackr exports this

@@ -301,10 +301,11 @@ export class Unpackr {
   // deno-lint-ignore no-explicit-any
   addExtension<T = any>(extension: Extension<T>): void {
     const context = this.#context;
-    if (context.extensions === globalExtensions) {
-      context.extensions = new ExtensionRegistry(globalExtensions);
+    let own = context.extensions;
+    if (own === globalExtensions) {
+      context.extensions = own = new ExtensionRegistry(globalExtensions);
     }
-    context.extensions.add(extension as Extension);
+    (own as ExtensionRegistry).add(extension as Extension);
   }
 }
 

@@ -1,7 +1,9 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { type ExtensionRegistry, globalExtensions } from "../_core/extensions.ts";
+import { globalExtensions } from "../_core/extensions.ts";
+import type { ExtensionTable } from "../_core/registered_extensions.ts";
+import { contextObject } from "../_core/context_object.ts";
 import {
   ENCODER,
   type ResolvedOptions,
@@ -37,7 +39,7 @@ interface DerivedFlags {
 export interface EncodeContext extends ResolvedOptions<typeof ENCODER>, DerivedFlags {
   /** `this` for extension callbacks (the Packr). */
   readonly owner: object;
-  extensions: ExtensionRegistry;
+  extensions: ExtensionTable;
   /** The record structures; null when records are off (`useRecords: false`). */
   records: StructureEncoder | null;
   /** The writer's features that options ask for; null in the exported `pack`'s context. */
@@ -61,15 +63,13 @@ function derive(settings: Settings): DerivedFlags {
  * the global extensions; `owner` is `this` for extension callbacks.
  */
 export function createEncodeContext(settings: Settings, owner: object): EncodeContext {
-  // the spread makes a fast object of the resolved options (see `resolveOptions`)
-  return {
-    ...resolveOptions(settings, ENCODER),
+  return contextObject<EncodeContext>(resolveOptions(settings, ENCODER), {
     ...derive(settings),
     owner,
     extensions: globalExtensions,
     records: null,
     features: null,
-  } as EncodeContext;
+  });
 }
 
 /** Writes the options of `settings` (one was assigned) into `context` again. */

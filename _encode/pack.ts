@@ -5,13 +5,64 @@
 // and none of the writer's features that options ask for (see `_encode/context.ts`), so a
 // program that only packs ships neither the decoder nor the record writer.
 
-import { createEncodeContext } from "./context.ts";
+import type { EncodeContext } from "./context.ts";
+import type { ENCODER, OptionName, ResolvedOptions } from "../_core/option_table.ts";
+import { contextObject } from "../_core/context_object.ts";
 import { packWith } from "./encoder.ts";
+import { registeredExtensions } from "../_core/registered_extensions.ts";
 
 /** `this` for extension callbacks during the exported `pack`, as its Packr is for msgpackr's. */
 const owner = { pack, encode: pack };
-/** The context of the exported `pack`: `useRecords: false`. */
-const defaultContext = createEncodeContext({ useRecords: false }, owner);
+/** The options of the exported `pack`: `useRecords: false`. */
+const defaultOptions: ResolvedOptions<typeof ENCODER> = {
+  useRecords: false,
+  structures: undefined,
+  getStructures: undefined,
+  sequential: false,
+  maxSharedStructures: 0,
+  useFloat32: 0,
+  structuredClone: undefined,
+  moreTypes: false,
+  bundleStrings: false,
+  maxDepth: 1000,
+  saveStructures: undefined,
+  shouldShareStructure: undefined,
+  maxOwnStructures: 64,
+  useTimestamp32: false,
+  useInt64: false,
+  canonical: false,
+  onInvalidDate: undefined,
+  encodeUndefinedAsNil: false,
+  variableMapSize: false,
+  coercibleKeyAsNumber: false,
+  skipValues: undefined,
+  writeFunction: undefined,
+  useToJSON: true,
+  mapAsEmptyObject: false,
+  setAsEmptyObject: false,
+  largeBigIntToFloat: false,
+  largeBigIntToString: false,
+  useBigIntExtension: false,
+};
+
+/**
+ * The context of the exported `pack`: what `createEncodeContext({ useRecords: false }, owner)`
+ * makes, written out so that a program that only packs ships no option table
+ * (tests/default_context_test.ts compares the two).
+ */
+export const defaultContext: EncodeContext = contextObject(
+  defaultOptions,
+  {
+    recordsPredicate: null,
+    variableMap: false,
+    fixintsTo0x7f: true,
+    bigIntExtension: false,
+    owner,
+    extensions: registeredExtensions,
+    records: null,
+    features: null,
+  } satisfies Omit<EncodeContext, OptionName<typeof ENCODER>>,
+);
 
 /**
  * Packs a value as standard MessagePack (objects as maps, no records), readable by any

@@ -44,6 +44,14 @@ const DECODER_UNSAVED: Record<string, string> = {
   stackTop: "maps take and give back slots in nesting order",
   stackUsed: "it only rises until the outermost decode clears the value stack",
   stackNext: "set before each build, which reads no input",
+  strictString: "installed once, not per decode",
+  readMapAsMap: "installed once, not per decode",
+  readInt64As: "installed once, not per decode",
+  roundedFloat32: "installed once, not per decode",
+  arrayKey: "installed once, not per decode",
+  refuseIfDisabled: "installed once, not per decode",
+  resolveRecordSlot: "installed once, not per decode",
+  reloadForDispatcherSlot: "installed once, not per decode",
 };
 
 describe("the state a nested pack or decode saves", () => {
