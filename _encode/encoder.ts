@@ -107,8 +107,8 @@ export type ReusedBuffer = Uint8Array<ArrayBuffer> & { start: number; end: numbe
 
 const MAX_BUFFER_SIZE = 0x7fd00000;
 /** Most UTF-16 units of bundled strings per bundle (keeps msgpackr's bundle boundaries). */
-export const MAX_BUNDLE_SIZE = 0x5500;
-export const NON_ASCII = /[\u0080-\uFFFF]/;
+const MAX_BUNDLE_SIZE = 0x5500;
+const NON_ASCII = /[\u0080-\uFFFF]/;
 
 // ---- state of the pack in progress -------------------------------------------------------------
 
@@ -135,30 +135,21 @@ let depth = 0;
  * state read per value or per container stays in the module-level variables above, which
  * `saveHot` lists.
  */
-interface EncodeSession {
-  /** `true` from the start of a pack to its end; a pack that starts meanwhile is nested. */
-  encoding: boolean;
-  customEncoders: readonly Extension[];
-  idsToInsert: Reference[] | null;
-  closedBundles: Bundle[];
-  /** Whether this pack may gather large binary values (`writeBytes`): see `gatherOutput`. */
-  gatherLargeBytes: boolean;
-  /** The large binary values this pack gathered so far; null while there are none. */
-  largeBytes: GatheredBytes[] | null;
-}
-
-function newEncodeSession(): EncodeSession {
+function newEncodeSession() {
   return {
+    /** `true` from the start of a pack to its end; a pack that starts meanwhile is nested. */
     encoding: false,
-    customEncoders: [],
-    idsToInsert: null,
-    closedBundles: [],
+    customEncoders: [] as readonly Extension[],
+    idsToInsert: null as Reference[] | null,
+    closedBundles: [] as Bundle[],
+    /** Whether this pack may gather large binary values (`writeBytes`): see `gatherOutput`. */
     gatherLargeBytes: false,
-    largeBytes: null,
+    /** The large binary values this pack gathered so far; null while there are none. */
+    largeBytes: null as GatheredBytes[] | null,
   };
 }
 
-let session: EncodeSession = newEncodeSession();
+let session: ReturnType<typeof newEncodeSession> = newEncodeSession();
 
 export interface Reference {
   /** Offset (from `start`) of the object's first byte. */
@@ -218,9 +209,14 @@ function makeRoom(end: number): void {
   grown.set(target.subarray(start, Math.min(position, target.length)));
   position -= start;
   start = 0; // offsets kept relative to start (references, bundles) stay valid
-  target = grown;
-  targetView = new DataView(grown.buffer);
-  safeEnd = newSize - 10;
+  setTarget(grown);
+}
+
+/** Writes into `bytes` (`view` its DataView) from here on, scalars up to its `safeEnd`. */
+function setTarget(bytes: Bytes, view: DataView<ArrayBuffer> = new DataView(bytes.buffer)): void {
+  target = bytes;
+  targetView = view;
+  safeEnd = bytes.length - 10;
 }
 
 // ---- values ------------------------------------------------------------------------------------
@@ -425,26 +421,24 @@ function writeBigInt(value: bigint): void {
     value < 0x8000000000000000n && value >= -0x8000000000000000n &&
     !(value >= 0 && context.canonical)
   ) {
-    target[position++] = 0xd3;
-    targetView.setBigInt64(position, value);
-    position += 8;
+    target[position] = 0xd3;
+    targetView.setBigInt64(position + 1, value);
   } else if (value < 0x10000000000000000n && value >= 0) {
-    target[position++] = 0xcf;
-    targetView.setBigUint64(position, value);
-    position += 8;
+    target[position] = 0xcf;
+    targetView.setBigUint64(position + 1, value);
   } else if (context.largeBigIntToFloat) {
-    target[position++] = 0xcb;
-    targetView.setFloat64(position, Number(value));
-    position += 8;
+    target[position] = 0xcb;
+    targetView.setFloat64(position + 1, Number(value));
   } else if (context.largeBigIntToString) {
-    writeString(value.toString());
+    return writeString(value.toString());
   } else if (context.bigIntExtension) {
-    writeExtensionData(context.features!.encodeBigIntPayload(value), 0x42);
+    return writeExtensionData(context.features!.encodeBigIntPayload(value), 0x42);
   } else {
     throw new RangeError(
       `${value} was too large to fit in MessagePack 64-bit integer format, use useBigIntExtension, or set largeBigIntToFloat to convert to float-64, or set largeBigIntToString to convert to string`,
     );
   }
+  position += 9;
 }
 
 function enter(): void {
@@ -479,17 +473,8 @@ function writeObjectValue(value: object): void {
 
 function writeArray(array: readonly unknown[]): void {
   const length = array.length;
-  if (length < 0x10) {
-    target[position++] = 0x90 | length;
-  } else if (length < 0x10000) {
-    target[position++] = 0xdc;
-    target[position++] = length >> 8;
-    target[position++] = length & 0xff;
-  } else {
-    target[position++] = 0xdd;
-    targetView.setUint32(position, length);
-    position += 4;
-  }
+  if (length < 0x10) target[position++] = 0x90 | length;
+  else writeLength16(length, 0xdc);
   enter();
   const first = length > 0 ? array[0] : undefined;
   // (not `canonical`: its NaN is written by `writeFloat`)
@@ -577,14 +562,29 @@ function writeObjectElements(array: readonly unknown[], length: number): void {
 }
 
 function writeMapHeader(length: number): void {
-  if (length < 0x10) {
-    target[position++] = 0x80 | length;
-  } else if (length < 0x10000) {
-    target[position++] = 0xde;
+  if (length < 0x10) target[position++] = 0x80 | length;
+  else writeLength16(length, 0xde);
+}
+
+/**
+ * A length after a type byte: `code` and one byte under 2^8, else as {@linkcode writeLength16}
+ * with `code + 1` (bin8/16/32 from `c4`, ext8/16/32 from `c7`).
+ */
+function writeLength8(length: number, code: number): void {
+  if (length < 0x100) {
+    target[position++] = code;
+    target[position++] = length;
+  } else writeLength16(length, code + 1);
+}
+
+/** `code` and two bytes under 2^16, else `code + 1` and four (array16/32 `dc`, map16/32 `de`). */
+function writeLength16(length: number, code: number): void {
+  if (length < 0x10000) {
+    target[position++] = code;
     target[position++] = length >> 8;
     target[position++] = length & 0xff;
   } else {
-    target[position++] = 0xdf;
+    target[position++] = code + 1;
     targetView.setUint32(position, length);
     position += 4;
   }
@@ -595,10 +595,8 @@ function writeMap(map: Map<unknown, unknown>): void {
     target[position++] = 0x80;
     return;
   }
-  if (context.canonical) {
-    context.features!.writeCanonicalMap(map);
-    return;
-  }
+  // `canonical`: the same entries in canonical order
+  if (context.canonical) map = context.features!.canonicalEntries(map);
   writeMapHeader(map.size);
   enter();
   for (const [key, entry] of map) {
@@ -685,22 +683,17 @@ function writeVariableMapObject(object: Record<string, unknown>): void {
   if (context.canonical) keys.sort();
   if (skipValues !== undefined) keys = keys.filter((key) => !skipValues.includes(object[key]));
   const length = keys.length;
+  const asNumbers = context.coercibleKeyAsNumber;
   writeMapHeader(length);
   enter();
-  if (context.coercibleKeyAsNumber) {
-    for (let i = 0; i < length; i++) {
-      const key = keys[i];
-      const number = Number(key);
-      writeValue(isNaN(number) ? key : number);
-      writeValue(object[key]);
-    }
-  } else {
-    let shape = bundle === null ? objectShapes.root : null;
-    for (let i = 0; i < length; i++) {
-      const key = keys[i];
-      shape = writeObjectKey(shape, key);
-      writeValue(object[key]);
-    }
+  let shape = bundle === null ? objectShapes.root : null;
+  for (let i = 0; i < length; i++) {
+    const key = keys[i];
+    // a key a number reads back from is written as that number (`coercibleKeyAsNumber`)
+    const number = asNumbers ? Number(key) : NaN;
+    if (number === number) writeValue(number);
+    else shape = writeObjectKey(shape, key);
+    writeValue(object[key]);
   }
   depth--;
 }
@@ -1035,11 +1028,10 @@ function shapeKeys(shape: KeyShape): { names: string[]; bytes: Uint8Array[] } | 
     const end = encodeUtf8Manually(keyScratch, keyScratchView, 2, key);
     const length = end - 2;
     // a fixstr, or a str8 for 32 bytes and more (as in `writeString`)
-    const encoded = length < 0x20 ? keyScratch.slice(1, end) : keyScratch.slice(0, end);
-    if (length < 0x20) encoded[0] = 0xa0 | length;
-    else encoded.set([0xd9, length]);
+    if (length < 0x20) keyScratch[1] = 0xa0 | length;
+    else keyScratch.set([0xd9, length]);
     names.push(key);
-    bytes.push(encoded);
+    bytes.push(keyScratch.slice(length < 0x20 ? 1 : 0, end));
   }
   return { names: names.reverse(), bytes: bytes.reverse() };
 }
@@ -1139,40 +1131,34 @@ function writeClassInstance(value: object): void {
   const customEncoders = session.customEncoders;
   for (let i = 0; i < customEncoders.length; i++) {
     const extension = customEncoders[i];
-    if (value instanceof extension.Class!) {
-      writeWithExtension(value, extension);
-      return;
-    }
+    if (value instanceof extension.Class!) return writeWithExtension(value, extension);
   }
   if (writeBuiltIn(value)) return;
-  if (Array.isArray(value)) {
-    writeArray(value);
-    return;
-  }
-  if (value instanceof Map && hasBrand(value, mapSize)) {
-    writeMap(value);
-    return;
-  }
+  if (Array.isArray(value)) return writeArray(value);
+  if (value instanceof Map && hasBrand(value, mapSize)) return writeMap(value);
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (context.useToJSON && typeof toJSON === "function") {
     const json = toJSON.call(value);
-    if (json !== value) {
-      writeValue(json);
-      return;
-    }
+    if (json !== value) return writeValue(json);
   }
-  if (typeof value === "function") {
-    writeValue(context.writeFunction?.(value as never));
-    return;
-  }
+  if (typeof value === "function") return writeValue(context.writeFunction?.(value as never));
   writeObject(value as Record<string, unknown>);
 }
 
-/** A built-in subclass with its own `toJSON` goes through `toJSON` (msgpackr 2.x). */
-function usesOwnToJSON(value: object, builtIn: unknown): boolean {
-  if (value.constructor === builtIn || !context.useToJSON) return false;
+/**
+ * Whether `value` (an `instanceof builtIn`) is written as that built-in: it has the brand
+ * `brandedGetter` checks, when given, and no `toJSON` of its own, since a built-in subclass with
+ * one goes through `toJSON` (msgpackr 2.x).
+ */
+function isBuiltIn(
+  value: object,
+  builtIn: unknown,
+  brandedGetter: ((this: never) => unknown) | null,
+): boolean {
+  if (brandedGetter !== null && !hasBrand(value, brandedGetter)) return false;
+  if (value.constructor === builtIn || !context.useToJSON) return true;
   const toJSON = (value as { toJSON?: unknown }).toJSON;
-  return toJSON !== undefined && toJSON !== dateToJSON && toJSON !== bufferToJSON;
+  return toJSON === undefined || toJSON === dateToJSON || toJSON === bufferToJSON;
 }
 
 // Brand checks: `instanceof` follows the prototype chain, so `Object.create(new Map())` passes it
@@ -1200,34 +1186,30 @@ function hasBrand(value: object, brandedGetter: (this: never) => unknown): boole
  */
 function writeBuiltIn(value: object): boolean {
   if (value instanceof Date) {
-    if (!hasBrand(value, getTime)) return false;
-    if (usesOwnToJSON(value, Date)) return false;
+    if (!isBuiltIn(value, Date, getTime)) return false;
     writeDate(value);
   } else if (value instanceof Set) {
-    if (!hasBrand(value, setSize) || usesOwnToJSON(value, Set)) return false;
+    if (!isBuiltIn(value, Set, setSize)) return false;
     if (context.setAsEmptyObject) writeValue({});
-    else if (context.canonical) writeTagged(0x73, context.features!.canonicalElements(value));
-    else writeTagged(0x73, Array.from(value));
+    else if (context.canonical) {
+      writeTagged(0x73, [...context.features!.canonicalEntries(value.entries()).keys()]);
+    } else writeTagged(0x73, Array.from(value));
   } else if (value instanceof Error) {
-    if (usesOwnToJSON(value, Error)) return false;
+    if (!isBuiltIn(value, Error, null)) return false;
     writeTagged(0x65, [value.name, value.message, (value as { cause?: unknown }).cause]);
   } else if (value instanceof RegExp) {
-    if (!hasBrand(value, regExpSource) || usesOwnToJSON(value, RegExp)) return false;
+    if (!isBuiltIn(value, RegExp, regExpSource)) return false;
     writeTagged(0x78, [value.source, value.flags]);
   } else if (value instanceof ArrayBuffer) {
-    if (!hasBrand(value, arrayBufferLength) || usesOwnToJSON(value, ArrayBuffer)) return false;
+    if (!isBuiltIn(value, ArrayBuffer, arrayBufferLength)) return false;
     writeBytes(new Uint8Array(value), 0x10);
   } else if (ArrayBuffer.isView(value)) {
-    if (usesOwnToJSON(value, value instanceof DataView ? DataView : TypedArray)) return false;
-    const view = value as ArrayBufferView;
-    const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+    if (!isBuiltIn(value, value instanceof DataView ? DataView : TypedArray, null)) return false;
     // the typed array code is needed only with `moreTypes`, a feature of a Packr's context
-    writeBytes(
-      bytes,
-      view instanceof Uint8Array || !context.moreTypes
-        ? -1
-        : context.features!.typedArrayCode(view),
-    );
+    const code = value instanceof Uint8Array || !context.moreTypes
+      ? -1
+      : context.features!.typedArrayCode(value);
+    writeBytes(new Uint8Array(value.buffer, value.byteOffset, value.byteLength), code);
   } else if (value instanceof C1Type) {
     target[position++] = 0xc1;
   } else if (
@@ -1249,14 +1231,9 @@ function writeBuiltIn(value: object): boolean {
 
 function writeDate(date: Date): void {
   if (isNaN(date.getTime())) {
-    if (context.onInvalidDate !== undefined) {
-      writeValue(context.onInvalidDate());
-    } else {
-      // intentionally invalid timestamp
-      target[position++] = 0xd4;
-      target[position++] = 0xff;
-      target[position++] = 0xff;
-    }
+    // msgpackr's invalid date: a 1-byte timestamp (type -1), which is no time
+    if (context.onInvalidDate !== undefined) writeValue(context.onInvalidDate());
+    else writeFixext1(0xff, 0xff);
     return;
   }
   if (position + 15 > safeEnd) makeRoom(position + 15);
@@ -1265,12 +1242,15 @@ function writeDate(date: Date): void {
 
 /** Set / Error / RegExp: with `moreTypes` a `d4 type 00` tag, then the array. */
 function writeTagged(type: number, array: unknown[]): void {
-  if (context.moreTypes) {
-    target[position++] = 0xd4;
-    target[position++] = type;
-    target[position++] = 0;
-  }
+  if (context.moreTypes) writeFixext1(type, 0);
   writeArray(array);
+}
+
+/** A fixext1 `d4 type data`: a tag before a value, or a whole value. */
+function writeFixext1(type: number, data: number): void {
+  target[position++] = 0xd4;
+  target[position++] = type;
+  target[position++] = data;
 }
 
 /**
@@ -1286,33 +1266,10 @@ function writeBytes(bytes: Uint8Array, code: number): void {
   const end = position + (gathered ? 0 : length) + 7;
   if (end > safeEnd) makeRoom(end);
   if (code >= 0 && context.moreTypes) {
-    const payload = length + 1;
-    if (payload < 0x100) {
-      target[position++] = 0xc7;
-      target[position++] = payload;
-    } else if (payload < 0x10000) {
-      target[position++] = 0xc8;
-      target[position++] = payload >> 8;
-      target[position++] = payload & 0xff;
-    } else {
-      target[position++] = 0xc9;
-      targetView.setUint32(position, payload);
-      position += 4;
-    }
+    writeLength8(length + 1, 0xc7);
     target[position++] = 0x74;
     target[position++] = code;
-  } else if (length < 0x100) {
-    target[position++] = 0xc4;
-    target[position++] = length;
-  } else if (length < 0x10000) {
-    target[position++] = 0xc5;
-    target[position++] = length >> 8;
-    target[position++] = length & 0xff;
-  } else {
-    target[position++] = 0xc6;
-    targetView.setUint32(position, length);
-    position += 4;
-  }
+  } else writeLength8(length, 0xc4);
   if (gathered) {
     (session.largeBytes ??= []).push({ bytes, offset: position - start, length });
     return;
@@ -1331,36 +1288,10 @@ function writeBytes(bytes: Uint8Array, code: number): void {
 function writeExtensionData(payload: Uint8Array, type: number): void {
   const length = payload.length;
   if (position + length + 6 > safeEnd) makeRoom(position + length + 6);
-  switch (length) {
-    case 1:
-      target[position++] = 0xd4;
-      break;
-    case 2:
-      target[position++] = 0xd5;
-      break;
-    case 4:
-      target[position++] = 0xd6;
-      break;
-    case 8:
-      target[position++] = 0xd7;
-      break;
-    case 16:
-      target[position++] = 0xd8;
-      break;
-    default:
-      if (length < 0x100) {
-        target[position++] = 0xc7;
-        target[position++] = length;
-      } else if (length < 0x10000) {
-        target[position++] = 0xc8;
-        target[position++] = length >> 8;
-        target[position++] = length & 0xff;
-      } else {
-        target[position++] = 0xc9;
-        targetView.setUint32(position, length);
-        position += 4;
-      }
-  }
+  // fixext1/2/4/8/16: d4 + log2(length)
+  if (length > 0 && length <= 16 && (length & (length - 1)) === 0) {
+    target[position++] = 0xd4 + 31 - Math.clz32(length);
+  } else writeLength8(length, 0xc7);
   target[position++] = type & 0xff;
   target.set(payload, position);
   position += length;
@@ -1369,20 +1300,13 @@ function writeExtensionData(payload: Uint8Array, type: number): void {
 function writeWithExtension(value: object, extension: Extension): void {
   const owner = context.owner;
   if (extension.write) {
-    if (extension.type) {
-      target[position++] = 0xd4; // one-byte tag, then the written value
-      target[position++] = extension.type & 0xff;
-      target[position++] = 0;
-    }
+    if (extension.type) writeFixext1(extension.type & 0xff, 0); // a tag, then the written value
     const written = extension.write.call(owner, value);
     enter();
-    if (written === value) {
-      // the extension packs the object as it is: avoid calling it again
-      if (Array.isArray(value)) writeArray(value);
-      else writeObject(value as Record<string, unknown>);
-    } else {
-      writeValue(written);
-    }
+    if (written !== value) writeValue(written);
+    // the extension packs the object as it is: avoid calling it again
+    else if (Array.isArray(value)) writeArray(value);
+    else writeObject(value as Record<string, unknown>);
     depth--;
     return;
   }
@@ -1430,11 +1354,10 @@ function writeBundledString(value: string): void {
   const open = bundle!;
   const length = value.length;
   if ((open.size += length) > MAX_BUNDLE_SIZE) {
-    const maxBytes = open.nonAscii.length * 3 + open.ascii.length + 10;
-    if (position + maxBytes > safeEnd) makeRoom(position + maxBytes);
+    // the header takes at most 10 bytes, which `safeEnd` leaves
     let field: number;
     if (open.field >= 0) {
-      const wide = maxBytes > 0xffff;
+      const wide = open.nonAscii.length * 3 + open.ascii.length + 10 > 0xffff;
       const headerOffset = position - start; // relative to start: makeRoom may move the output
       target[position] = wide ? 0xc9 : 0xc8;
       position += wide ? 5 : 3;
@@ -1483,16 +1406,13 @@ function keepsDecimals(value: number, bytes: Uint8Array, at: number): boolean {
   return scaled >> 0 === scaled;
 }
 
-/** Writes the strings of the bundle open when the value ends, if one was begun. */
-function closeBundle(open: Bundle): void {
-  if (open.field < 0) return;
+/**
+ * Points `open`'s field at `position` and writes its two strings there (not bundled): when a
+ * bundle closes and the next opens, and for the bundle open when the value ends.
+ */
+function writeBundleStrings(open: Bundle): void {
   const maxBytes = open.nonAscii.length * 3 + open.ascii.length + 10;
   if (position + maxBytes > safeEnd) makeRoom(position + maxBytes);
-  writeBundleStrings(open);
-}
-
-/** Points `open`'s field at `position` and writes its two strings there (not bundled). */
-function writeBundleStrings(open: Bundle): void {
   targetView.setUint32(open.field + start, position - start - open.field);
   open.strings = position - start;
   session.closedBundles.push(open);
@@ -1513,15 +1433,15 @@ interface OrderedEntry {
 }
 
 /**
- * A Map's entries (or a Set's, each element its own value) in canonical order: number and bigint
- * keys first, by value (a number before an equal bigint, NaN last); then string keys by UTF-16
- * code units, the order of `Object.keys(o).sort()` (so an object and a Map of the same string
+ * A Map's entries (or a Set's, each element its own value) as a Map in canonical order (a Map
+ * keeps the order its entries are set in): number and bigint keys first, by value (a number
+ * before an equal bigint, NaN last); then string keys by UTF-16 code units, the order of `Object.keys(o).sort()` (so an object and a Map of the same string
  * keys give the same bytes, and `@msgpack/msgpack`'s `sortKeys` the same order); then every other
  * key (booleans, null, undefined, objects) by its canonical bytes, two keys of equal bytes by
  * their values' bytes. Those bytes come from packs of their own with this pack's context
  * (`packWith` saves this pack's state), made only for such keys.
  */
-function canonicalEntries(pairs: Iterable<[unknown, unknown]>): OrderedEntry[] {
+function canonicalEntries(pairs: Iterable<[unknown, unknown]>): Map<unknown, unknown> {
   const entries: OrderedEntry[] = [];
   for (const [key, value] of pairs) {
     const type = typeof key;
@@ -1531,7 +1451,7 @@ function canonicalEntries(pairs: Iterable<[unknown, unknown]>): OrderedEntry[] {
       : null;
     entries.push({ key, value, rank, bytes });
   }
-  return entries.sort(compareEntries);
+  return new Map(entries.sort(compareEntries).map((entry) => [entry.key, entry.value]));
 }
 
 function compareEntries(a: OrderedEntry, b: OrderedEntry): number {
@@ -1554,23 +1474,6 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
-/** `canonical`: a Map, with the smallest header, its entries in {@linkcode canonicalEntries} order. */
-function writeCanonicalMap(map: Map<unknown, unknown>): void {
-  const entries = canonicalEntries(map);
-  writeMapHeader(entries.length);
-  enter();
-  for (let i = 0; i < entries.length; i++) {
-    writeValue(entries[i].key);
-    writeValue(entries[i].value);
-  }
-  depth--;
-}
-
-/** `canonical`: a Set's elements in the order they would have as a Map's keys. */
-function canonicalElements(set: Set<unknown>): unknown[] {
-  return canonicalEntries(set.entries()).map((entry) => entry.key);
-}
-
 // ---- structured clone ids (docs/wire-format.md, "References and cycles") -----------------------
 
 /**
@@ -1583,12 +1486,8 @@ function insertReferenceIds(ids: Reference[]): void {
   for (const closed of session.closedBundles) {
     let shift = 0;
     for (const id of ids) if (id.offset > closed.field && id.offset <= closed.strings) shift += 6;
-    if (shift) {
-      targetView.setUint32(
-        closed.field + start,
-        targetView.getUint32(closed.field + start) + shift,
-      );
-    }
+    const field = closed.field + start;
+    targetView.setUint32(field, targetView.getUint32(field) + shift);
   }
   const total = ids.length * 6;
   if (position + total > safeEnd) makeRoom(position + total);
@@ -1598,11 +1497,9 @@ function insertReferenceIds(ids: Reference[]): void {
     const offset = ids[i].offset + start;
     target.copyWithin(offset + distance, offset, end);
     distance -= 6;
-    let p = offset + distance;
-    const id = ids[i].id;
-    target[p++] = 0xd6;
-    target[p++] = 0x69;
-    targetView.setUint32(p, id);
+    target[offset + distance] = 0xd6;
+    target[offset + distance + 1] = 0x69;
+    targetView.setUint32(offset + distance + 2, ids[i].id);
     end = offset;
   }
   position += total;
@@ -1650,8 +1547,7 @@ export function packWith(
   let succeeded = false;
   try {
     session = newEncodeSession();
-    target = new Uint8Array(ARENA_SIZE);
-    targetView = new DataView(target.buffer);
+    setTarget(new Uint8Array(ARENA_SIZE));
     const result = encodeValue(ctx, value, flags, null, true);
     succeeded = true;
     return result;
@@ -1668,13 +1564,8 @@ function encodeTopLevel(
   flags: number,
   output: OutputBuffer | null,
 ): Bytes {
-  if (output !== null) {
-    target = output.bytes;
-    targetView = output.view;
-  } else {
-    target = arena;
-    targetView = arenaView;
-  }
+  if (output !== null) setTarget(output.bytes, output.view);
+  else setTarget(arena, arenaView);
   if (objectShapes.renewIfFull()) {
     predictedWriters = [];
     lastShapes = [];
@@ -1702,17 +1593,10 @@ function encodeValue(
   output: OutputBuffer | null,
   insideAnotherPack: boolean,
 ): Bytes {
-  safeEnd = target.length - 10;
-  if (output !== null) {
-    start = (output.position + 7) & ~7; // word-aligned, as msgpackr
-    if (safeEnd - start < 0x800) {
-      // too close to the end: continue in a new buffer of the same size
-      target = new Uint8Array(Math.max(target.length, ARENA_SIZE));
-      targetView = new DataView(target.buffer);
-      safeEnd = target.length - 10;
-      start = 0;
-    }
-  } else {
+  start = output !== null ? (output.position + 7) & ~7 : 0; // word-aligned, as msgpackr
+  if (output !== null && safeEnd - start < 0x800) {
+    // too close to the end: continue in a new buffer of the same size
+    setTarget(new Uint8Array(Math.max(target.length, ARENA_SIZE)));
     start = 0;
   }
   position = start;
@@ -1773,25 +1657,27 @@ function finishValue(value: unknown, flags: number, output: OutputBuffer | null)
     }
     throw error;
   }
-  if (bundle !== null) context.features!.closeBundle(bundle);
+  if (bundle !== null && bundle.field >= 0) context.features!.writeBundleStrings(bundle);
   bundle = null;
   if (session.idsToInsert !== null) context.features!.insertReferenceIds(session.idsToInsert);
   references = null;
   session.idsToInsert = null;
+  if (output !== null) {
+    // the next pack into `useBuffer`'s buffer goes on where this one ends (in the buffer it grew
+    // into, if it did), or starts where it started
+    output.bytes = target;
+    output.view = targetView;
+    output.position = flags & RESET_BUFFER_MODE ? start : position;
+  }
   if (flags & REUSE_BUFFER_MODE) {
     const whole = target as ReusedBuffer;
     whole.start = start;
     whole.end = position;
-    if (output !== null) updateOutput(output, flags);
     return whole;
   }
-  if (output !== null) {
-    const view = new Uint8Array(target.buffer, target.byteOffset + start, position - start);
-    updateOutput(output, flags);
-    return view;
-  }
-  if (session.largeBytes !== null) return gatherOutput(session.largeBytes);
-  if (flags & BORROW_ARENA) return target.subarray(start, position);
+  if (session.largeBytes !== null) return gatherOutput(session.largeBytes); // never `output`'s
+  // a view of `useBuffer`'s buffer, or of the arena (BORROW_ARENA); else an exact-size copy
+  if (output !== null || flags & BORROW_ARENA) return target.subarray(start, position);
   return target.slice(start, position);
 }
 
@@ -1817,14 +1703,6 @@ function gatherOutput(gathered: readonly GatheredBytes[]): Bytes {
   return concatBytes(parts);
 }
 
-function updateOutput(output: OutputBuffer, flags: number): void {
-  if (output.bytes !== target) {
-    output.bytes = target;
-    output.view = targetView;
-  }
-  output.position = flags & RESET_BUFFER_MODE ? start : position;
-}
-
 /**
  * The writer's features that only options ask for: records, string bundles, structured-clone
  * ids, variable-size maps, `useFloat32`'s decimal test, the payloads of `moreTypes` and
@@ -1837,7 +1715,7 @@ export interface EncoderFeatures {
   writeRecord: (object: Record<string, unknown>) => void;
   afterPack: typeof afterPack;
   writeBundledString: (value: string) => void;
-  closeBundle: (open: Bundle) => void;
+  writeBundleStrings: (open: Bundle) => void;
   insertReferenceIds: (ids: Reference[]) => void;
   writeVariableMapObject: (object: Record<string, unknown>) => void;
   /** `moreTypes`: the code of a typed array's "t" extension. */
@@ -1846,10 +1724,8 @@ export interface EncoderFeatures {
   encodeBigIntPayload: (value: bigint) => Uint8Array;
   /** `useFloat32: DECIMAL_FIT` (see {@linkcode keepsDecimals}). */
   keepsDecimals: (value: number, bytes: Uint8Array, at: number) => boolean;
-  /** `canonical`: a Map's entries in canonical order (see {@linkcode canonicalEntries}). */
-  writeCanonicalMap: (map: Map<unknown, unknown>) => void;
-  /** `canonical`: a Set's elements in the order of Map keys. */
-  canonicalElements: (set: Set<unknown>) => unknown[];
+  /** `canonical`: a Map's or a Set's entries in canonical order (see {@linkcode canonicalEntries}). */
+  canonicalEntries: (pairs: Iterable<[unknown, unknown]>) => Map<unknown, unknown>;
 }
 
 /**
@@ -1872,13 +1748,12 @@ function afterPack(
   if (!structures.hasSharedUpdate || save === null) return result;
   const table = structures.shared;
   const sharedLength = table.length;
-  let saved = false;
-  let declined = false;
+  let declined: boolean;
   try {
     declined = save.call(ctx.owner, table, structures.isCompatible) === false;
-    saved = true;
-  } finally {
-    if (!saved) structures.rollbackShared();
+  } catch (error) {
+    structures.rollbackShared();
+    throw error;
   }
   if (declined) {
     // a newer table is stored: pack again against it (merged by isCompatible, or reloaded)
@@ -1890,8 +1765,7 @@ function afterPack(
     structures.packing = false;
     if (insideAnotherPack) {
       // the pack around this one owns the arena: pack again into a fresh buffer
-      target = new Uint8Array(ARENA_SIZE);
-      targetView = new DataView(target.buffer);
+      setTarget(new Uint8Array(ARENA_SIZE));
       return encodeValue(ctx, value, flags, null, true);
     }
     session.encoding = false;
@@ -1906,12 +1780,11 @@ export const ENCODER_FEATURES: EncoderFeatures = {
   writeRecord,
   afterPack,
   writeBundledString,
-  closeBundle,
+  writeBundleStrings,
   insertReferenceIds,
   writeVariableMapObject,
   typedArrayCode,
   encodeBigIntPayload,
   keepsDecimals,
-  writeCanonicalMap,
-  canonicalElements,
+  canonicalEntries,
 };
