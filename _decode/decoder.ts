@@ -449,25 +449,15 @@ function readFloat32(): number {
 function readInt64(signed: boolean): number | bigint | string {
   if (position + 8 > srcEnd) throw incomplete(position + 8);
   const dv = view ?? makeView();
-  let value: number | bigint | string;
-  switch (context.int64) {
-    case 1:
-      value = (signed ? dv.getInt32(position) : dv.getUint32(position)) * 0x100000000 +
-        dv.getUint32(position + 4);
-      break;
-    case 2:
-      value = (signed ? dv.getBigInt64(position) : dv.getBigUint64(position)).toString();
-      break;
-    case 3: {
-      const big = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
-      value = big >= -0x20000000000000n && big <= 0x20000000000000n ? Number(big) : big;
-      break;
-    }
-    default:
-      value = signed ? dv.getBigInt64(position) : dv.getBigUint64(position);
-  }
+  const at = position;
   position += 8;
-  return value;
+  const mode = context.int64; // 1: number, 2: string, 3: number when safe, else bigint
+  if (mode === 1) {
+    return (signed ? dv.getInt32(at) : dv.getUint32(at)) * 0x100000000 + dv.getUint32(at + 4);
+  }
+  const big = signed ? dv.getBigInt64(at) : dv.getBigUint64(at);
+  if (mode === 2) return big.toString();
+  return mode === 3 && big >= -0x20000000000000n && big <= 0x20000000000000n ? Number(big) : big;
 }
 
 function readString(length: number): string {
@@ -944,26 +934,16 @@ function readRecord(type: RecordType): object {
 function readTwoByteRecord(firstSlot: number, firstType: RecordType): object {
   if (position >= srcEnd) throw incomplete(position + 1);
   const high = src[position++];
-  if (high === 0) {
-    const type = firstType.keys !== null ? firstType : reloadForDispatcherSlot(firstSlot);
-    if (type === undefined) {
-      throw invalid(`Record id is not defined for ${firstSlot}`, position - 2);
-    }
-    return readRecord(type);
-  }
   const slot = firstSlot + (high << 5);
-  const type = recordTypes[slot] ?? resolveRecordSlot(slot);
+  const type = high !== 0
+    ? recordTypes[slot] ?? resolveRecordSlot(slot)
+    : firstType.keys !== null
+    ? firstType
+    : reloadForDispatcherSlot(firstSlot);
   if (type === undefined || type.keys === null) {
     throw invalid(`Record id is not defined for ${slot}`, position - 2);
   }
   return readRecord(type);
-}
-
-/** `d4 72 ID` ⟨keys⟩ ⟨values⟩: defines slot ID & 0x3f and reads the first record. */
-function readOneByteDefinition(): object {
-  if (position >= srcEnd) throw incomplete(position + 1);
-  const slot = src[position++] & 0x3f;
-  return defineAndReadRecord(slot, false);
 }
 
 /**
@@ -996,7 +976,7 @@ function defineAndReadRecord(slot: number, twoByte: boolean): object {
   const type = previous !== undefined
     ? records.define(slot, previous.keys!, twoByte, previous)
     : records.define(slot, keys.map((key) => toPropertyKey(key, keysOffset)), twoByte);
-  recordTypes = context.records.types;
+  recordTypes = records.types;
   return readRecord(type);
 }
 
@@ -1027,9 +1007,9 @@ export function createRecordTable(
 function readFixExt1(headerOffset: number): unknown {
   if (position + 2 > srcEnd) throw incomplete(position + 2);
   const type = src[position];
-  if (type === 0x72) {
-    position++;
-    return readOneByteDefinition();
+  if (type === 0x72) { // `d4 72 ID` ⟨keys⟩ ⟨values⟩: defines slot ID & 0x3f, reads the first record
+    position += 2;
+    return defineAndReadRecord(src[position - 1] & 0x3f, false);
   }
   const custom = session.extensionDecoders[type];
   if (custom !== undefined && !custom.unpack && custom.read) {
@@ -1185,68 +1165,55 @@ const ERROR_TYPES: Record<string, ErrorConstructor> = {
   URIError,
 };
 
-function readError(headerOffset: number): Error {
-  chargeHeap(ERROR_HEAP, headerOffset);
-  // a decoded Error has no use for the decoder's stack, and capturing one costs far more time
-  // and heap than building the Error
-  const errorClass = Error as { stackTraceLimit?: number };
-  const limit = errorClass.stackTraceLimit;
-  if (limit === undefined) return buildError(headerOffset); // engines without the setting
-  errorClass.stackTraceLimit = 0;
-  try {
-    return buildError(headerOffset);
-  } finally {
-    errorClass.stackTraceLimit = limit;
-  }
-}
-
 /**
  * An Error as msgpackr builds it from `[name, message, cause]`: a known class name makes that
  * class; any other name (a string, undefined, a number…) makes an Error whose `name` is set to it
  * as it is. An undefined message leaves the message empty; another primitive becomes its text.
  */
-function buildError(headerOffset: number): Error {
+function readError(headerOffset: number): Error {
+  chargeHeap(ERROR_HEAP, headerOffset);
   const [name, message, cause] = readTagged(headerOffset, "Error");
-  const text = message === undefined
-    ? undefined
-    : textOf(message, "message", headerOffset, "Error");
-  primitiveField(name, "name", headerOffset, "Error");
+  const text = fieldText(message, "message", headerOffset, "Error");
+  fieldText(name, "name", headerOffset, "Error");
   const options = cause === undefined ? undefined : { cause };
-  if (name === "AggregateError" && typeof AggregateError === "function") {
-    return new AggregateError([], text, options);
+  // a decoded Error has no use for the decoder's stack, and capturing one costs far more time
+  // and heap than building the Error (engines without the setting have no `stackTraceLimit`)
+  const errorClass = Error as { stackTraceLimit?: number };
+  const limit = errorClass.stackTraceLimit;
+  if (limit !== undefined) errorClass.stackTraceLimit = 0;
+  try {
+    if (name === "AggregateError" && typeof AggregateError === "function") {
+      return new AggregateError([], text, options);
+    }
+    if (typeof name === "string" && Object.hasOwn(ERROR_TYPES, name)) {
+      return new ERROR_TYPES[name](text, options);
+    }
+    const error = new Error(text, options);
+    (error as { name: unknown }).name = name;
+    return error;
+  } finally {
+    if (limit !== undefined) errorClass.stackTraceLimit = limit;
   }
-  const Type = typeof name === "string" && Object.hasOwn(ERROR_TYPES, name)
-    ? ERROR_TYPES[name]
-    : undefined;
-  if (Type !== undefined) return new Type(text, options);
-  const error = new Error(text, options);
-  (error as { name: unknown }).name = name;
-  return error;
 }
 
 /**
- * Checks an Error or RegExp field: strings and other primitives. An object is invalid data: its
- * conversion can run a hostile `toString`, or take exponential time on a graph of references.
+ * The text of an Error or RegExp field, `undefined` when absent: strings and other primitives. An
+ * object is invalid data: its conversion can run a hostile `toString`, or take exponential time
+ * on a graph of references.
  */
-function primitiveField(value: unknown, field: string, headerOffset: number, what: string): void {
+function fieldText(value: unknown, field: string, headerOffset: number, what: string) {
   if (value !== null && (typeof value === "object" || typeof value === "function")) {
     throw invalid(`${what} extension ${field} must be a string`, headerOffset);
   }
-}
-
-/** Text of an Error or RegExp field (checked by `primitiveField`). */
-function textOf(value: unknown, field: string, headerOffset: number, what: string): string {
-  if (typeof value === "string") return value;
-  primitiveField(value, field, headerOffset, what);
-  return String(value);
+  return value === undefined ? undefined : String(value);
 }
 
 /** A RegExp as msgpackr builds it from `[source, flags]`: an undefined field is absent. */
 function readRegExp(headerOffset: number): RegExp {
   chargeHeap(REGEXP_HEAP, headerOffset);
   const [source, flags] = readTagged(headerOffset, "RegExp");
-  const pattern = source === undefined ? "" : textOf(source, "source", headerOffset, "RegExp");
-  const flagText = flags === undefined ? "" : textOf(flags, "flags", headerOffset, "RegExp");
+  const pattern = fieldText(source, "source", headerOffset, "RegExp") ?? "";
+  const flagText = fieldText(flags, "flags", headerOffset, "RegExp") ?? "";
   try {
     return new RegExp(pattern, flagText);
   } catch (error) {
@@ -1323,24 +1290,15 @@ function readPointer(start: number, length: number, headerOffset: number): unkno
 function readBundle(start: number, length: number): unknown {
   if (length < 4) throw invalid("Invalid string bundle extension", start - 2);
   const after = position;
-  const stringsAt = start +
-    (src[start] * 0x1000000 + ((src[start + 1] << 16) | (src[start + 2] << 8) | src[start + 3]));
-  if (stringsAt < after || stringsAt > srcEnd) {
-    throw stringsAt > srcEnd
-      ? incomplete(stringsAt)
-      : invalid("String bundle offset out of range", start);
-  }
-  position = stringsAt;
+  position = start;
+  const stringsStart = start + readLength4(); // the payload is the strings' offset from here
+  if (stringsStart > srcEnd) throw incomplete(stringsStart);
+  if (stringsStart < after) throw invalid("String bundle offset out of range", start);
+  position = stringsStart;
   const nonAscii = readBundleString();
   const ascii = readBundleString();
-  session.bundle = {
-    nonAscii,
-    ascii,
-    nonAsciiPosition: 0,
-    asciiPosition: 0,
-    stringsStart: stringsAt,
-    end: position,
-  };
+  const end = position;
+  session.bundle = { nonAscii, ascii, nonAsciiPosition: 0, asciiPosition: 0, stringsStart, end };
   position = after;
   return readNested(); // a bundle can precede another bundle: each counts as a level
 }
@@ -1368,13 +1326,7 @@ function readBundledString(): string {
   // the count is almost always a fixint; anything else is read as a value (c1 c1 c1 … chains
   // count as levels)
   const token = src[position];
-  let count: unknown;
-  if (token < 0x80 || token >= 0xe0) {
-    count = token < 0x80 ? token : token - 0x100;
-    position++;
-  } else {
-    count = readNested();
-  }
+  const count = token < 0x80 || token >= 0xe0 ? (src[position++] << 24) >> 24 : readNested();
   const active = session.bundle!;
   if (typeof count !== "number" || !Number.isInteger(count)) {
     throw invalid("Bundled string length must be an integer", offset);
@@ -1525,38 +1477,11 @@ export function decodeOne(
   // nested only when this instance is already decoding: another instance decoding inside an
   // extension runs its own outermost decode of its table (its sequential definitions persist)
   if (session.decoding) {
-    return withSavedState(() => runOne(ctx, bytes, start, end, ctx.records.decodes > 0));
+    return withSavedState(() =>
+      run(ctx, bytes, start, end, false, undefined, ctx.records.decodes > 0)
+    );
   }
-  return runOne(ctx, bytes, start, end, false);
-}
-
-function runOne(
-  ctx: DecodeContext,
-  bytes: Uint8Array,
-  start: number,
-  end: number,
-  nested: boolean,
-): unknown {
-  const records = ctx.records;
-  const mark = records.mark();
-  const outermost = !session.decoding;
-  if (outermost) startOutermost();
-  begin(ctx, bytes, start, end);
-  records.decodes++;
-  try {
-    const value = readTopLevel();
-    if (position < srcEnd) throw trailingBytes(value);
-    if (ctx.keepDefinitions && !nested) records.commit();
-    else records.rollback(mark);
-    return value;
-  } catch (error) {
-    records.rollback(mark);
-    throw error;
-  } finally {
-    records.decodes--;
-    finish();
-    if (outermost) endOutermost();
-  }
+  return run(ctx, bytes, start, end, false, undefined, false);
 }
 
 /** Before a decode that no other decode is running around (whoever runs inside it). */
@@ -1606,30 +1531,46 @@ export function decodeMany(
   forEach?: (value: unknown, start: number, end: number) => unknown,
 ): unknown[] | undefined {
   if (session.decoding) {
-    return withSavedState(() => runMany(ctx, bytes, start, end, forEach, ctx.records.decodes > 0));
+    return withSavedState(() =>
+      run(ctx, bytes, start, end, true, forEach, ctx.records.decodes > 0)
+    ) as unknown[] | undefined;
   }
-  return runMany(ctx, bytes, start, end, forEach, false);
+  return run(ctx, bytes, start, end, true, forEach, false) as unknown[] | undefined;
 }
 
-function runMany(
+/**
+ * The one driver of `decodeOne` (`many` false: one value, then the end) and `decodeMany`. A value
+ * kept past the call commits its definitions: per value of a sequence when the context keeps a
+ * sequence's, at the end of one value when it keeps definitions, never in a nested decode.
+ */
+function run(
   ctx: DecodeContext,
   bytes: Uint8Array,
   start: number,
   end: number,
+  many: boolean,
   forEach: ((value: unknown, start: number, end: number) => unknown) | undefined,
   nested: boolean,
-): unknown[] | undefined {
+): unknown {
   const records = ctx.records;
   const callMark = records.mark();
-  const commit = (ctx.sequential || ctx.persistInMultiple) && !nested;
+  const commit = !nested &&
+    (many ? ctx.sequential || ctx.persistInMultiple : ctx.keepDefinitions);
   const outermost = !session.decoding;
   if (outermost) startOutermost();
   begin(ctx, bytes, start, end);
   records.decodes++;
-  const values: unknown[] | undefined = forEach ? undefined : [];
+  const values: unknown[] | undefined = many && !forEach ? [] : undefined;
   let valueStart = start;
   let valueMark = callMark;
   try {
+    if (!many) {
+      const value = readTopLevel();
+      if (position < srcEnd) throw trailingBytes(value);
+      if (commit) records.commit();
+      else records.rollback(callMark);
+      return value;
+    }
     if (start >= end) throw incomplete();
     while (position < srcEnd) {
       valueStart = position;
@@ -1645,7 +1586,7 @@ function runMany(
     return values;
   } catch (error) {
     records.rollback(commit ? valueMark : callMark);
-    if (error instanceof DecodeError) {
+    if (many && error instanceof DecodeError) {
       error.lastPosition = valueStart;
       if (values) error.values = values;
     }
