@@ -191,17 +191,12 @@ interface Reference {
 // ---- errors ------------------------------------------------------------------------------------
 
 /** The input ends before the value: `needEnd` is the least end offset a length header promised. */
-function incomplete(needEnd?: number): IncompleteDataError {
-  const missing = needEnd !== undefined && needEnd > srcEnd && position <= srcEnd
-    ? needEnd - srcEnd
-    : undefined;
+function incomplete(needEnd = 0): IncompleteDataError {
+  const missing = needEnd > srcEnd && position <= srcEnd ? needEnd - srcEnd : undefined;
   const detail = missing === undefined ? "" : `: ${missing} more bytes needed`;
   // the offset is where the input ran out
-  return new IncompleteDataError(
-    `Unexpected end of MessagePack data at offset ${srcEnd}${detail}`,
-    srcEnd,
-    missing,
-  );
+  const message = `Unexpected end of MessagePack data at offset ${srcEnd}${detail}`;
+  return new IncompleteDataError(message, srcEnd, missing);
 }
 
 // Heap allowance. Most values take at most ~56 bytes of heap per byte of input (an empty object
@@ -894,9 +889,9 @@ function resolveRecordSlot(slot: number): RecordType | undefined {
 /**
  * Slot `slot` (32..63) only reads second bytes and was met with high byte 0: it holds no
  * structure, so, like any empty slot, it may be a shared structure added since the table was
- * loaded. Loads with `getStructures` (once per decode) and returns the slot's structure, or
- * `undefined`. A dispatcher defined inline gives way to a loaded shared structure, which reads
- * second bytes too.
+ * loaded. Loads with `getStructures` (once per decode) and returns the slot's type: a structure,
+ * a dispatcher again (no `keys`) or `undefined`. A dispatcher defined inline gives way to a
+ * loaded shared structure, which reads second bytes too.
  */
 function reloadForDispatcherSlot(slot: number): RecordType | undefined {
   const records = context.records;
@@ -904,8 +899,7 @@ function reloadForDispatcherSlot(slot: number): RecordType | undefined {
   records.triedLoading = true;
   loadSharedStructures(records);
   const type = records.types[slot];
-  const found = type !== undefined && type.keys !== null ? type : records.resolve(slot);
-  return found !== undefined && found.keys !== null ? found : undefined;
+  return type !== undefined && type.keys !== null ? type : records.resolve(slot);
 }
 
 function loadSharedStructures(records: RecordTable): void {
@@ -1241,29 +1235,24 @@ function readIdentified(start: number, length: number, headerOffset: number): un
   const id = referenceId(start, length, headerOffset, "reference id");
   // a placeholder of the right kind, so a cycle through it sees the object being built
   const next = src[position];
-  let target: object;
-  if ((next >= 0x90 && next < 0xa0) || next === 0xdc || next === 0xdd) target = [];
-  else if ((next >= 0x80 && next < 0x90) || next === 0xde || next === 0xdf) {
-    target = context.mapsAsObjects ? {} : new Map();
-  } else if (extensionTypeAt(position) === 0x73) {
-    target = new Set();
-  } else target = {};
+  const target: object = (next >= 0x90 && next < 0xa0) || next === 0xdc || next === 0xdd
+    ? []
+    : (next >= 0x80 && next < 0x90) || next === 0xde || next === 0xdf
+    ? context.mapsAsObjects ? {} : new Map()
+    : extensionTypeAt(position) === 0x73
+    ? new Set()
+    : {};
   const entry: Reference = { target, used: false };
   (session.references ??= new Map()).set(id, entry);
   const value = readNested();
   if (!entry.used) return entry.target = value;
-  // a cycle: the placeholder was handed out, so fill it with what was read
-  if (value !== null && typeof value === "object") {
-    if (target instanceof Map && value instanceof Map) {
-      for (const [k, v] of value) target.set(k, v);
-    } else if (target instanceof Set && value instanceof Set) {
-      for (const item of value) target.add(item);
-    } else if (Array.isArray(target) && Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) target[i] = value[i];
-    } else if (!(target instanceof Map) && !(target instanceof Set) && !Array.isArray(target)) {
-      Object.assign(target, value);
-    }
-  }
+  // a cycle: the placeholder was handed out, so fill it with what was read (a value of its kind,
+  // but for a Set that an extension for type 0x73 replaces)
+  if (target instanceof Map) {
+    if (value instanceof Map) value.forEach((v, k) => target.set(k, v));
+  } else if (target instanceof Set) {
+    if (value instanceof Set) value.forEach((item) => target.add(item));
+  } else if (value !== null && typeof value === "object") Object.assign(target, value);
   return target;
 }
 
@@ -1271,10 +1260,8 @@ function readIdentified(start: number, length: number, headerOffset: number): un
 function extensionTypeAt(offset: number): number {
   const token = src[offset];
   if (token >= 0xd4 && token <= 0xd8) return src[offset + 1]; // fixext: type after the token
-  if (token === 0xc7) return src[offset + 2]; // ext8: after one length byte
-  if (token === 0xc8) return src[offset + 3]; // ext16
-  if (token === 0xc9) return src[offset + 5]; // ext32
-  return -1;
+  // ext8, ext16, ext32: after 1, 2 or 4 length bytes
+  return token >= 0xc7 && token <= 0xc9 ? src[offset + 1 + (1 << (token - 0xc7))] : -1;
 }
 
 function readPointer(start: number, length: number, headerOffset: number): unknown {
@@ -1408,9 +1395,7 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   session.sharedStructuresPossible = ctx.records.shared !== null ||
     ctx.records.getStructures !== null;
   fatalStrings = ctx.fatal;
-  session.extensionDecoders = ctx.extensions.decoders();
-  session.bundle = null;
-  session.references = null;
+  session.extensionDecoders = ctx.extensions.decoders(); // bundle and references: null (finish)
   closeInputWindow(session.window); // of the input, which changes here
 }
 
@@ -1434,11 +1419,11 @@ function readTopLevel(): unknown {
   } catch (error) {
     throw classify(error);
   }
+  if (position > srcEnd) throw incomplete(); // before a bundle's jump below would hide it
   const bundle = session.bundle;
   if (bundle !== null) {
     // the last bundle's strings follow the value directly (as msgpackr writes them); a pointer
     // into the value, or past a gap, would let reading overlap the strings or skip bytes
-    if (position > srcEnd) throw incomplete(); // before the jump below would hide it
     if (position !== bundle.stringsStart) {
       throw invalid("String bundle does not start where the value ends", bundle.stringsStart);
     }
@@ -1446,7 +1431,6 @@ function readTopLevel(): unknown {
     session.bundle = null;
   }
   session.references = null;
-  if (position > srcEnd) throw incomplete();
   return value;
 }
 
