@@ -1149,15 +1149,9 @@ function readTagged(headerOffset: number, what: string): unknown[] {
   return value;
 }
 
-const ERROR_TYPES: Record<string, ErrorConstructor> = {
-  Error,
-  EvalError,
-  RangeError,
-  ReferenceError,
-  SyntaxError,
-  TypeError,
-  URIError,
-};
+// the classes that a decoded `name` picks by their own name (AggregateError aside: its arguments
+// differ)
+const ERRORS = [Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError];
 
 /**
  * An Error as msgpackr builds it from `[name, message, cause]`: a known class name makes that
@@ -1179,9 +1173,8 @@ function readError(headerOffset: number): Error {
     if (name === "AggregateError" && typeof AggregateError === "function") {
       return new AggregateError([], text, options);
     }
-    if (typeof name === "string" && Object.hasOwn(ERROR_TYPES, name)) {
-      return new ERROR_TYPES[name](text, options);
-    }
+    const Type = ERRORS.find((type) => type.name === name);
+    if (Type !== undefined) return new Type(text, options);
     const error = new Error(text, options);
     (error as { name: unknown }).name = name;
     return error;
