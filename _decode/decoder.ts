@@ -364,8 +364,7 @@ export function read(): unknown {
     case 0xd4: // fixext1
       return readFixExt1(offset);
     case 0xd5: // fixext2
-      if (src[position] === 0x72) return readTwoByteDefinition(offset);
-      return readExtension(2, offset);
+      return src[position] === 0x72 ? readTwoByteDefinition(offset) : readExtension(2, offset);
     case 0xd6: // fixext4
       return readExtension(4, offset);
     case 0xd7: // fixext8
@@ -986,13 +985,8 @@ export function createRecordTable(
   return new RecordTable(
     shared,
     getStructures,
-    (keys, twoByte, isShared) =>
-      createRecordType(keys, read, {
-        twoByte,
-        shared: isShared,
-        freeze,
-        allowance: compileAllowance,
-      }),
+    (keys, twoByte, shared) =>
+      createRecordType(keys, read, { twoByte, shared, freeze, allowance: compileAllowance }),
   );
 }
 
@@ -1451,14 +1445,8 @@ export function decodeOne(
   start: number,
   end: number,
 ): unknown {
-  // nested only when this instance is already decoding: another instance decoding inside an
-  // extension runs its own outermost decode of its table (its sequential definitions persist)
-  if (session.decoding) {
-    return withSavedState(() =>
-      run(ctx, bytes, start, end, false, undefined, ctx.records.decodes > 0)
-    );
-  }
-  return run(ctx, bytes, start, end, false, undefined, false);
+  if (session.decoding) return withSavedState(() => run(ctx, bytes, start, end, false, undefined));
+  return run(ctx, bytes, start, end, false, undefined);
 }
 
 /** Before a decode that no other decode is running around (whoever runs inside it). */
@@ -1507,12 +1495,10 @@ export function decodeMany(
   end: number,
   forEach?: (value: unknown, start: number, end: number) => unknown,
 ): unknown[] | undefined {
-  if (session.decoding) {
-    return withSavedState(() =>
-      run(ctx, bytes, start, end, true, forEach, ctx.records.decodes > 0)
-    ) as unknown[] | undefined;
-  }
-  return run(ctx, bytes, start, end, true, forEach, false) as unknown[] | undefined;
+  const values = session.decoding
+    ? withSavedState(() => run(ctx, bytes, start, end, true, forEach))
+    : run(ctx, bytes, start, end, true, forEach);
+  return values as unknown[] | undefined;
 }
 
 /**
@@ -1527,9 +1513,11 @@ function run(
   end: number,
   many: boolean,
   forEach: ((value: unknown, start: number, end: number) => unknown) | undefined,
-  nested: boolean,
 ): unknown {
   const records = ctx.records;
+  // nested only when this instance is decoding already: another instance decoding inside an
+  // extension runs its own outermost decode of its table (its sequential definitions persist)
+  const nested = records.decodes > 0;
   const callMark = records.mark();
   const commit = !nested &&
     (many ? ctx.sequential || ctx.persistInMultiple : ctx.keepDefinitions);
