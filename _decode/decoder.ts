@@ -238,17 +238,12 @@ export function installOptionReaders(): void {
 // ---- errors ------------------------------------------------------------------------------------
 
 /** The input ends before the value: `needEnd` is the least end offset a length header promised. */
-function incomplete(needEnd?: number): IncompleteDataError {
-  const missing = needEnd !== undefined && needEnd > srcEnd && position <= srcEnd
-    ? needEnd - srcEnd
-    : undefined;
+function incomplete(needEnd = 0): IncompleteDataError {
+  const missing = needEnd > srcEnd && position <= srcEnd ? needEnd - srcEnd : undefined;
   const detail = missing === undefined ? "" : `: ${missing} more bytes needed`;
   // the offset is where the input ran out
-  return new IncompleteDataError(
-    `Unexpected end of MessagePack data at offset ${srcEnd}${detail}`,
-    srcEnd,
-    missing,
-  );
+  const message = `Unexpected end of MessagePack data at offset ${srcEnd}${detail}`;
+  return new IncompleteDataError(message, srcEnd, missing);
 }
 
 // Heap allowance. Most values take at most ~56 bytes of heap per byte of input (an empty object
@@ -416,8 +411,7 @@ export function read(): unknown {
     case 0xd4: // fixext1
       return readFixExt1(offset);
     case 0xd5: // fixext2
-      if (src[position] === 0x72) return readTwoByteDefinition(offset);
-      return readExtension(2, offset);
+      return src[position] === 0x72 ? readTwoByteDefinition(offset) : readExtension(2, offset);
     case 0xd6: // fixext4
       return readExtension(4, offset);
     case 0xd7: // fixext8
@@ -958,9 +952,9 @@ function resolveSharedSlot(slot: number): RecordType | undefined {
 /**
  * Slot `slot` (32..63) only reads second bytes and was met with high byte 0: it holds no
  * structure, so, like any empty slot, it may be a shared structure added since the table was
- * loaded. Loads with `getStructures` (once per decode) and returns the slot's structure, or
- * `undefined`. A dispatcher defined inline gives way to a loaded shared structure, which reads
- * second bytes too.
+ * loaded. Loads with `getStructures` (once per decode) and returns the slot's type: a structure,
+ * a dispatcher again (no `keys`) or `undefined`. A dispatcher defined inline gives way to a
+ * loaded shared structure, which reads second bytes too.
  */
 function reloadSharedForDispatcher(slot: number): RecordType | undefined {
   const records = context.records;
@@ -968,8 +962,7 @@ function reloadSharedForDispatcher(slot: number): RecordType | undefined {
   records.triedLoading = true;
   loadSharedStructures(records);
   const type = records.types[slot];
-  const found = type !== undefined && type.keys !== null ? type : records.resolve(slot);
-  return found !== undefined && found.keys !== null ? found : undefined;
+  return type !== undefined && type.keys !== null ? type : records.resolve(slot);
 }
 
 function loadSharedStructures(records: RecordTable): void {
@@ -998,26 +991,16 @@ function readRecord(type: RecordType): object {
 function readTwoByteRecord(firstSlot: number, firstType: RecordType): object {
   if (position >= srcEnd) throw incomplete(position + 1);
   const high = src[position++];
-  if (high === 0) {
-    const type = firstType.keys !== null ? firstType : reloadForDispatcherSlot(firstSlot);
-    if (type === undefined) {
-      throw invalid(`Record id is not defined for ${firstSlot}`, position - 2);
-    }
-    return readRecord(type);
-  }
   const slot = firstSlot + (high << 5);
-  const type = recordTypes[slot] ?? resolveRecordSlot(slot);
+  const type = high !== 0
+    ? recordTypes[slot] ?? resolveRecordSlot(slot)
+    : firstType.keys !== null
+    ? firstType
+    : reloadForDispatcherSlot(firstSlot);
   if (type === undefined || type.keys === null) {
     throw invalid(`Record id is not defined for ${slot}`, position - 2);
   }
   return readRecord(type);
-}
-
-/** `d4 72 ID` ⟨keys⟩ ⟨values⟩: defines slot ID & 0x3f and reads the first record. */
-function readOneByteDefinition(): object {
-  if (position >= srcEnd) throw incomplete(position + 1);
-  const slot = src[position++] & 0x3f;
-  return defineAndReadRecord(slot, false);
 }
 
 /**
@@ -1050,7 +1033,7 @@ function defineAndReadRecord(slot: number, twoByte: boolean): object {
   const type = previous !== undefined
     ? records.define(slot, previous.keys!, twoByte, previous)
     : records.define(slot, keys.map((key) => toPropertyKey(key, keysOffset)), twoByte);
-  recordTypes = context.records.types;
+  recordTypes = records.types;
   return readRecord(type);
 }
 
@@ -1066,13 +1049,8 @@ export function createRecordTable(
   return new RecordTable(
     shared,
     getStructures,
-    (keys, twoByte, isShared) =>
-      createRecordType(keys, read, {
-        twoByte,
-        shared: isShared,
-        freeze,
-        allowance: compileAllowance,
-      }),
+    (keys, twoByte, shared) =>
+      createRecordType(keys, read, { twoByte, shared, freeze, allowance: compileAllowance }),
   );
 }
 
@@ -1081,9 +1059,9 @@ export function createRecordTable(
 function readFixExt1(headerOffset: number): unknown {
   if (position + 2 > srcEnd) throw incomplete(position + 2);
   const type = src[position];
-  if (type === 0x72) {
-    position++;
-    return readOneByteDefinition();
+  if (type === 0x72) { // `d4 72 ID` ⟨keys⟩ ⟨values⟩: defines slot ID & 0x3f, reads the first record
+    position += 2;
+    return defineAndReadRecord(src[position - 1] & 0x3f, false);
   }
   const custom = session.extensionDecoders[type];
   if (custom !== undefined && !custom.unpack && custom.read) {
@@ -1226,78 +1204,58 @@ function readTagged(headerOffset: number, what: string): unknown[] {
   return value;
 }
 
-const ERROR_TYPES: Record<string, ErrorConstructor> = {
-  Error,
-  EvalError,
-  RangeError,
-  ReferenceError,
-  SyntaxError,
-  TypeError,
-  URIError,
-};
-
-function readError(headerOffset: number): Error {
-  chargeHeap(ERROR_HEAP, headerOffset);
-  // a decoded Error has no use for the decoder's stack, and capturing one costs far more time
-  // and heap than building the Error
-  const errorClass = Error as { stackTraceLimit?: number };
-  const limit = errorClass.stackTraceLimit;
-  if (limit === undefined) return buildError(headerOffset); // engines without the setting
-  errorClass.stackTraceLimit = 0;
-  try {
-    return buildError(headerOffset);
-  } finally {
-    errorClass.stackTraceLimit = limit;
-  }
-}
+// the classes that a decoded `name` picks by their own name (AggregateError aside: its arguments
+// differ)
+const ERRORS = [Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError];
 
 /**
  * An Error as msgpackr builds it from `[name, message, cause]`: a known class name makes that
  * class; any other name (a string, undefined, a number…) makes an Error whose `name` is set to it
  * as it is. An undefined message leaves the message empty; another primitive becomes its text.
  */
-function buildError(headerOffset: number): Error {
+function readError(headerOffset: number): Error {
+  chargeHeap(ERROR_HEAP, headerOffset);
   const [name, message, cause] = readTagged(headerOffset, "Error");
-  const text = message === undefined
-    ? undefined
-    : textOf(message, "message", headerOffset, "Error");
-  primitiveField(name, "name", headerOffset, "Error");
+  const text = fieldText(message, "message", headerOffset, "Error");
+  fieldText(name, "name", headerOffset, "Error");
   const options = cause === undefined ? undefined : { cause };
-  if (name === "AggregateError" && typeof AggregateError === "function") {
-    return new AggregateError([], text, options);
+  // a decoded Error has no use for the decoder's stack, and capturing one costs far more time
+  // and heap than building the Error (engines without the setting have no `stackTraceLimit`)
+  const errorClass = Error as { stackTraceLimit?: number };
+  const limit = errorClass.stackTraceLimit;
+  if (limit !== undefined) errorClass.stackTraceLimit = 0;
+  try {
+    if (name === "AggregateError" && typeof AggregateError === "function") {
+      return new AggregateError([], text, options);
+    }
+    const Type = ERRORS.find((type) => type.name === name);
+    if (Type !== undefined) return new Type(text, options);
+    const error = new Error(text, options);
+    (error as { name: unknown }).name = name;
+    return error;
+  } finally {
+    if (limit !== undefined) errorClass.stackTraceLimit = limit;
   }
-  const Type = typeof name === "string" && Object.hasOwn(ERROR_TYPES, name)
-    ? ERROR_TYPES[name]
-    : undefined;
-  if (Type !== undefined) return new Type(text, options);
-  const error = new Error(text, options);
-  (error as { name: unknown }).name = name;
-  return error;
 }
 
 /**
- * Checks an Error or RegExp field: strings and other primitives. An object is invalid data: its
- * conversion can run a hostile `toString`, or take exponential time on a graph of references.
+ * The text of an Error or RegExp field, `undefined` when absent: strings and other primitives. An
+ * object is invalid data: its conversion can run a hostile `toString`, or take exponential time
+ * on a graph of references.
  */
-function primitiveField(value: unknown, field: string, headerOffset: number, what: string): void {
+function fieldText(value: unknown, field: string, headerOffset: number, what: string) {
   if (value !== null && (typeof value === "object" || typeof value === "function")) {
     throw invalid(`${what} extension ${field} must be a string`, headerOffset);
   }
-}
-
-/** Text of an Error or RegExp field (checked by `primitiveField`). */
-function textOf(value: unknown, field: string, headerOffset: number, what: string): string {
-  if (typeof value === "string") return value;
-  primitiveField(value, field, headerOffset, what);
-  return String(value);
+  return value === undefined ? undefined : String(value);
 }
 
 /** A RegExp as msgpackr builds it from `[source, flags]`: an undefined field is absent. */
 function readRegExp(headerOffset: number): RegExp {
   chargeHeap(REGEXP_HEAP, headerOffset);
   const [source, flags] = readTagged(headerOffset, "RegExp");
-  const pattern = source === undefined ? "" : textOf(source, "source", headerOffset, "RegExp");
-  const flagText = flags === undefined ? "" : textOf(flags, "flags", headerOffset, "RegExp");
+  const pattern = fieldText(source, "source", headerOffset, "RegExp") ?? "";
+  const flagText = fieldText(flags, "flags", headerOffset, "RegExp") ?? "";
   try {
     return new RegExp(pattern, flagText);
   } catch (error) {
@@ -1325,29 +1283,24 @@ function readIdentified(start: number, length: number, headerOffset: number): un
   const id = referenceId(start, length, headerOffset, "reference id");
   // a placeholder of the right kind, so a cycle through it sees the object being built
   const next = src[position];
-  let target: object;
-  if ((next >= 0x90 && next < 0xa0) || next === 0xdc || next === 0xdd) target = [];
-  else if ((next >= 0x80 && next < 0x90) || next === 0xde || next === 0xdf) {
-    target = context.mapsAsObjects ? {} : new Map();
-  } else if (extensionTypeAt(position) === 0x73) {
-    target = new Set();
-  } else target = {};
+  const target: object = (next >= 0x90 && next < 0xa0) || next === 0xdc || next === 0xdd
+    ? []
+    : (next >= 0x80 && next < 0x90) || next === 0xde || next === 0xdf
+    ? context.mapsAsObjects ? {} : new Map()
+    : extensionTypeAt(position) === 0x73
+    ? new Set()
+    : {};
   const entry: Reference = { target, used: false };
   (session.references ??= new Map()).set(id, entry);
   const value = readNested();
   if (!entry.used) return entry.target = value;
-  // a cycle: the placeholder was handed out, so fill it with what was read
-  if (value !== null && typeof value === "object") {
-    if (target instanceof Map && value instanceof Map) {
-      for (const [k, v] of value) target.set(k, v);
-    } else if (target instanceof Set && value instanceof Set) {
-      for (const item of value) target.add(item);
-    } else if (Array.isArray(target) && Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) target[i] = value[i];
-    } else if (!(target instanceof Map) && !(target instanceof Set) && !Array.isArray(target)) {
-      Object.assign(target, value);
-    }
-  }
+  // a cycle: the placeholder was handed out, so fill it with what was read (a value of its kind,
+  // but for a Set that an extension for type 0x73 replaces)
+  if (target instanceof Map) {
+    if (value instanceof Map) value.forEach((v, k) => target.set(k, v));
+  } else if (target instanceof Set) {
+    if (value instanceof Set) value.forEach((item) => target.add(item));
+  } else if (value !== null && typeof value === "object") Object.assign(target, value);
   return target;
 }
 
@@ -1355,10 +1308,8 @@ function readIdentified(start: number, length: number, headerOffset: number): un
 function extensionTypeAt(offset: number): number {
   const token = src[offset];
   if (token >= 0xd4 && token <= 0xd8) return src[offset + 1]; // fixext: type after the token
-  if (token === 0xc7) return src[offset + 2]; // ext8: after one length byte
-  if (token === 0xc8) return src[offset + 3]; // ext16
-  if (token === 0xc9) return src[offset + 5]; // ext32
-  return -1;
+  // ext8, ext16, ext32: after 1, 2 or 4 length bytes
+  return token >= 0xc7 && token <= 0xc9 ? src[offset + 1 + (1 << (token - 0xc7))] : -1;
 }
 
 function readPointer(start: number, length: number, headerOffset: number): unknown {
@@ -1374,24 +1325,15 @@ function readPointer(start: number, length: number, headerOffset: number): unkno
 function readBundle(start: number, length: number): unknown {
   if (length < 4) throw invalid("Invalid string bundle extension", start - 2);
   const after = position;
-  const stringsAt = start +
-    (src[start] * 0x1000000 + ((src[start + 1] << 16) | (src[start + 2] << 8) | src[start + 3]));
-  if (stringsAt < after || stringsAt > srcEnd) {
-    throw stringsAt > srcEnd
-      ? incomplete(stringsAt)
-      : invalid("String bundle offset out of range", start);
-  }
-  position = stringsAt;
+  position = start;
+  const stringsStart = start + readLength4(); // the payload is the strings' offset from here
+  if (stringsStart > srcEnd) throw incomplete(stringsStart);
+  if (stringsStart < after) throw invalid("String bundle offset out of range", start);
+  position = stringsStart;
   const nonAscii = readBundleString();
   const ascii = readBundleString();
-  session.bundle = {
-    nonAscii,
-    ascii,
-    nonAsciiPosition: 0,
-    asciiPosition: 0,
-    stringsStart: stringsAt,
-    end: position,
-  };
+  const end = position;
+  session.bundle = { nonAscii, ascii, nonAsciiPosition: 0, asciiPosition: 0, stringsStart, end };
   position = after;
   return readNested(); // a bundle can precede another bundle: each counts as a level
 }
@@ -1419,13 +1361,7 @@ function readBundledString(): string {
   // the count is almost always a fixint; anything else is read as a value (c1 c1 c1 … chains
   // count as levels)
   const token = src[position];
-  let count: unknown;
-  if (token < 0x80 || token >= 0xe0) {
-    count = token < 0x80 ? token : token - 0x100;
-    position++;
-  } else {
-    count = readNested();
-  }
+  const count = token < 0x80 || token >= 0xe0 ? (src[position++] << 24) >> 24 : readNested();
   const active = session.bundle!;
   if (typeof count !== "number" || !Number.isInteger(count)) {
     throw invalid("Bundled string length must be an integer", offset);
@@ -1507,9 +1443,7 @@ function begin(ctx: DecodeContext, bytes: Uint8Array, start: number, end: number
   session.sharedStructuresPossible = ctx.records.shared !== null ||
     ctx.records.getStructures !== null;
   fatalStrings = ctx.fatal;
-  session.extensionDecoders = ctx.extensions.decoders();
-  session.bundle = null;
-  session.references = null;
+  session.extensionDecoders = ctx.extensions.decoders(); // bundle and references: null (finish)
   closeInputWindow(session.window); // of the input, which changes here
 }
 
@@ -1533,11 +1467,11 @@ function readTopLevel(): unknown {
   } catch (error) {
     throw classify(error);
   }
+  if (position > srcEnd) throw incomplete(); // before a bundle's jump below would hide it
   const bundle = session.bundle;
   if (bundle !== null) {
     // the last bundle's strings follow the value directly (as msgpackr writes them); a pointer
     // into the value, or past a gap, would let reading overlap the strings or skip bytes
-    if (position > srcEnd) throw incomplete(); // before the jump below would hide it
     if (position !== bundle.stringsStart) {
       throw invalid("String bundle does not start where the value ends", bundle.stringsStart);
     }
@@ -1545,7 +1479,6 @@ function readTopLevel(): unknown {
     session.bundle = null;
   }
   session.references = null;
-  if (position > srcEnd) throw incomplete();
   return value;
 }
 
@@ -1573,41 +1506,8 @@ export function decodeOne(
   start: number,
   end: number,
 ): unknown {
-  // nested only when this instance is already decoding: another instance decoding inside an
-  // extension runs its own outermost decode of its table (its sequential definitions persist)
-  if (session.decoding) {
-    return withSavedState(() => runOne(ctx, bytes, start, end, ctx.records.decodes > 0));
-  }
-  return runOne(ctx, bytes, start, end, false);
-}
-
-function runOne(
-  ctx: DecodeContext,
-  bytes: Uint8Array,
-  start: number,
-  end: number,
-  nested: boolean,
-): unknown {
-  const records = ctx.records;
-  const mark = records.mark();
-  const outermost = !session.decoding;
-  if (outermost) startOutermost();
-  begin(ctx, bytes, start, end);
-  records.decodes++;
-  try {
-    const value = readTopLevel();
-    if (position < srcEnd) throw trailingBytes(value);
-    if (ctx.keepDefinitions && !nested) records.commit();
-    else records.rollback(mark);
-    return value;
-  } catch (error) {
-    records.rollback(mark);
-    throw error;
-  } finally {
-    records.decodes--;
-    finish();
-    if (outermost) endOutermost();
-  }
+  if (session.decoding) return withSavedState(() => run(ctx, bytes, start, end, false, undefined));
+  return run(ctx, bytes, start, end, false, undefined);
 }
 
 /** Before a decode that no other decode is running around (whoever runs inside it). */
@@ -1656,31 +1556,47 @@ export function decodeMany(
   end: number,
   forEach?: (value: unknown, start: number, end: number) => unknown,
 ): unknown[] | undefined {
-  if (session.decoding) {
-    return withSavedState(() => runMany(ctx, bytes, start, end, forEach, ctx.records.decodes > 0));
-  }
-  return runMany(ctx, bytes, start, end, forEach, false);
+  const values = session.decoding
+    ? withSavedState(() => run(ctx, bytes, start, end, true, forEach))
+    : run(ctx, bytes, start, end, true, forEach);
+  return values as unknown[] | undefined;
 }
 
-function runMany(
+/**
+ * The one driver of `decodeOne` (`many` false: one value, then the end) and `decodeMany`. A value
+ * kept past the call commits its definitions: per value of a sequence when the context keeps a
+ * sequence's, at the end of one value when it keeps definitions, never in a nested decode.
+ */
+function run(
   ctx: DecodeContext,
   bytes: Uint8Array,
   start: number,
   end: number,
+  many: boolean,
   forEach: ((value: unknown, start: number, end: number) => unknown) | undefined,
-  nested: boolean,
-): unknown[] | undefined {
+): unknown {
   const records = ctx.records;
+  // nested only when this instance is decoding already: another instance decoding inside an
+  // extension runs its own outermost decode of its table (its sequential definitions persist)
+  const nested = records.decodes > 0;
   const callMark = records.mark();
-  const commit = (ctx.sequential || ctx.persistInMultiple) && !nested;
+  const commit = !nested &&
+    (many ? ctx.sequential || ctx.persistInMultiple : ctx.keepDefinitions);
   const outermost = !session.decoding;
   if (outermost) startOutermost();
   begin(ctx, bytes, start, end);
   records.decodes++;
-  const values: unknown[] | undefined = forEach ? undefined : [];
+  const values: unknown[] | undefined = many && !forEach ? [] : undefined;
   let valueStart = start;
   let valueMark = callMark;
   try {
+    if (!many) {
+      const value = readTopLevel();
+      if (position < srcEnd) throw trailingBytes(value);
+      if (commit) records.commit();
+      else records.rollback(callMark);
+      return value;
+    }
     if (start >= end) throw incomplete();
     while (position < srcEnd) {
       valueStart = position;
@@ -1696,7 +1612,7 @@ function runMany(
     return values;
   } catch (error) {
     records.rollback(commit ? valueMark : callMark);
-    if (error instanceof DecodeError) {
+    if (many && error instanceof DecodeError) {
       error.lastPosition = valueStart;
       if (values) error.values = values;
     }
