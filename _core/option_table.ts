@@ -33,12 +33,6 @@ const BOTH_LIVE = 7;
 export type Settings = Readonly<Record<string, unknown>> & PackrOptions;
 
 /**
- * One option: its flags, and its default, or a function of the other settings that gives it
- * (no option's default is itself a function).
- */
-export type OptionRow = readonly [flags: number, fallback?: unknown];
-
-/**
  * The row an option must have: `LIVE` exactly when it is not a `ConstructionOption`, so the
  * table and the documented read-only options agree (`deno check` fails otherwise).
  */
@@ -109,12 +103,6 @@ export type OptionName<Side extends number> = {
     : never;
 }[keyof typeof OPTIONS];
 
-/** The names of the options a side reads that are read at construction only. */
-export type FixedOptionName<Side extends number> = {
-  [Name in OptionName<Side>]: (typeof OPTIONS)[Name][0] extends FlagsWith<typeof LIVE> ? never
-    : Name;
-}[OptionName<Side>];
-
 /**
  * The options a side reads, as its context holds them (each as given, or its default): the part
  * of a `DecodeContext` or `EncodeContext` that `resolveOptions` makes.
@@ -130,7 +118,8 @@ export const DEFAULT_MAX_DEPTH: number = OPTIONS.maxDepth[1] as number;
 
 /**
  * The options `side` reads, each as given in `settings` or else its default (`undefined` without
- * one), in the table's order. The result is made by keyed stores, which leave an engine's object
+ * one; a function in the table gives it from the other settings, as no default is a function),
+ * in the table's order. The result is made by keyed stores, which leave an engine's object
  * in its slow dictionary form: copy it into the context with a spread (`{ ...resolved }`), which
  * makes a fast object, or assign it onto an existing context.
  */

@@ -20,6 +20,14 @@ const REGEXPS = 4;
 /** The bits were set by `plainDataOnly` (else by `structuredClone: false`): named in messages. */
 const BY_PLAIN_DATA_ONLY = 8;
 
+/** The built-in extensions a decoder may refuse, by type byte: the bit that refuses each, its name. */
+const REFUSABLE: Record<number, readonly [number, string]> = {
+  0x69: [REFERENCES, "Structured clone reference"],
+  0x70: [REFERENCES, "Structured clone reference"],
+  0x65: [ERRORS, "Error"],
+  0x78: [REGEXPS, "RegExp"],
+};
+
 /**
  * What every refusal's message says after the extension's name, so that `_http/` can tell a
  * refused extension (a body the server does not accept) from malformed bytes.
@@ -46,19 +54,8 @@ export function disabledExtensionsOf(settings: UnpackrOptions): number {
  * @returns The message, or `null`.
  */
 export function disabledExtension(type: number, disabled: number): string | null {
-  let name: string;
-  if (type === 0x69 || type === 0x70) {
-    if ((disabled & REFERENCES) === 0) return null;
-    name = "Structured clone reference";
-  } else if (type === 0x65) {
-    if ((disabled & ERRORS) === 0) return null;
-    name = "Error";
-  } else if (type === 0x78) {
-    if ((disabled & REGEXPS) === 0) return null;
-    name = "RegExp";
-  } else {
-    return null;
-  }
+  const entry = REFUSABLE[type];
+  if (entry === undefined || (disabled & entry[0]) === 0) return null;
   const option = (disabled & BY_PLAIN_DATA_ONLY) !== 0 ? "plainDataOnly" : "structuredClone: false";
-  return `${name}${DISABLED_EXTENSION}${option})`;
+  return `${entry[1]}${DISABLED_EXTENSION}${option})`;
 }

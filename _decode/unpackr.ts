@@ -90,26 +90,19 @@ export class Unpackr {
     this.#context = createDecodeContext(settings, this, timestampOfPayload);
     // Detached methods keep this instance (`const { unpack } = unpackr`, as msgpackr code
     // writes): each is also an own property, made once here, calling what the prototype method
-    // calls. A method a subclass overrides is bound instead.
-    const base = Unpackr.prototype;
-    const unpack = this.unpack === base.unpack
-      ? ((source: MessagePackSource, window?: UnpackWindow) => {
+    // calls. A method a subclass overrides is bound instead; `decodeMultiple` is only ever this
+    // own property (unless a subclass defines it as a method).
+    ownMethods(this, Unpackr.prototype, {
+      unpack: (source: MessagePackSource, window?: UnpackWindow) => {
         if (window !== undefined) return unpackWindow(this.#context, source, window);
         const bytes = toBytes(source);
         return decodeOne(this.#context, bytes, 0, bytes.length);
-      }) as Unpackr["unpack"]
-      : this.unpack.bind(this);
-    this.unpack = unpack;
-    this.decode = this.decode === base.decode ? unpack : this.decode.bind(this);
-    const unpackMultiple = this.unpackMultiple === base.unpackMultiple
-      ? ((source: MessagePackSource, forEach?: ForEach) =>
-        unpackMany(this.#context, source, forEach)) as Unpackr["unpackMultiple"]
-      : this.unpackMultiple.bind(this);
-    this.unpackMultiple = unpackMultiple;
-    // decodeMultiple is only ever this own property (unless a subclass defines it as a method)
-    this.decodeMultiple = this.decodeMultiple === undefined
-      ? unpackMultiple
-      : this.decodeMultiple.bind(this);
+      },
+      decode: "unpack",
+      unpackMultiple: (source: MessagePackSource, forEach?: ForEach) =>
+        unpackMany(this.#context, source, forEach),
+      decodeMultiple: "unpackMultiple",
+    });
   }
 
   /**
@@ -301,11 +294,28 @@ export class Unpackr {
   // deno-lint-ignore no-explicit-any
   addExtension<T = any>(extension: Extension<T>): void {
     const context = this.#context;
-    let own = context.extensions;
-    if (own === globalExtensions) {
-      context.extensions = own = new ExtensionRegistry(globalExtensions);
+    if (context.extensions === globalExtensions) {
+      context.extensions = new ExtensionRegistry(globalExtensions);
     }
-    (own as ExtensionRegistry).add(extension as Extension);
+    (context.extensions as ExtensionRegistry).add(extension as Extension);
+  }
+}
+
+/**
+ * Makes each of `methods` an own property of `instance`: the given function (or, for a name, the
+ * own property of that name made before it) where the instance has `base`'s method (or neither
+ * has one), else the subclass's override bound to the instance.
+ */
+export function ownMethods(instance: object, base: object, methods: Record<string, unknown>): void {
+  const own = instance as Record<string, unknown>;
+  for (const name of Object.keys(methods)) {
+    const method = own[name] as { bind(self: unknown): unknown };
+    const direct = methods[name];
+    own[name] = method !== (base as Record<string, unknown>)[name]
+      ? method.bind(instance)
+      : typeof direct === "string"
+      ? own[direct]
+      : direct;
   }
 }
 

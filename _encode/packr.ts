@@ -8,7 +8,7 @@ import type { Extension } from "../_core/extensions.ts";
 import type { ConstructionOption, PackrOptions, Structure } from "../_core/options.ts";
 import { DECODER, defineOptionAccessors, ENCODER } from "../_core/option_table.ts";
 import { applyDecodeSettings, decodeContextOf } from "../_decode/context.ts";
-import { settingsOfInstance, Unpackr } from "../_decode/unpackr.ts";
+import { ownMethods, settingsOfInstance, Unpackr } from "../_decode/unpackr.ts";
 
 /** Reads an instance's private packer (set once, by the class's static block). */
 const hidden = {} as { packerOf(packr: Packr): Packer };
@@ -90,27 +90,18 @@ export class Packr extends Unpackr {
     const settings = settingsOfInstance(this);
     // a records Packr always has a structure table, shared by its encoder and decoder sides
     let table = settings.structures;
-    if (table === undefined && settings.useRecords !== false) {
-      table = [];
-      const decoding = decodeContextOf(this);
-      decoding.records.replaceShared(table);
-      applyDecodeSettings(decoding, settings);
-    }
+    if (table === undefined && settings.useRecords !== false) super.structures = table = [];
     const packer = this.#packer = new Packer(
       settings,
       this,
       table,
       (shared) => decodeContextOf(this).records.replaceShared(shared),
     );
-    // Detached methods keep this instance (`const { pack } = new Packr(options)`, as msgpackr
-    // code writes; see Unpackr): own properties doing what the prototype method does, or a
-    // subclass's override bound.
-    const base = Packr.prototype;
-    const pack = this.pack === base.pack
-      ? ((value: unknown, flags = 0) => packer.pack(value, flags)) as Packr["pack"]
-      : this.pack.bind(this);
-    this.pack = pack;
-    this.encode = this.encode === base.encode ? pack : this.encode.bind(this);
+    // Detached methods keep this instance (`const { pack } = new Packr(options)`; see Unpackr)
+    ownMethods(this, Packr.prototype, {
+      pack: (value: unknown, flags = 0) => packer.pack(value, flags),
+      encode: "pack",
+    });
   }
 
   /**
@@ -218,12 +209,9 @@ export class Packr extends Unpackr {
   /** Replaces the shared structures table (see the getter). */
   override set structures(table: Structure[]) {
     const structures = this.#packer.context.records;
-    if (structures === null) {
-      super.structures = table;
-      return;
-    }
-    if (!Array.isArray(table)) throw new TypeError("structures must be an array of structures");
-    structures.replaceShared(table);
+    // the decoding half's setter, alone or (it throws first) to refuse what is not an array
+    if (structures === null || !Array.isArray(table)) super.structures = table;
+    else structures.replaceShared(table);
   }
 
   /**
