@@ -161,8 +161,7 @@ export class ValidationError extends TypeError {
     let path = "$";
     for (const segment of first?.path ?? []) {
       const key = typeof segment === "object" && segment !== null ? segment.key : segment;
-      if (typeof key === "number") path += `[${key}]`;
-      else if (typeof key === "symbol") path += `[${String(key)}]`;
+      if (typeof key !== "string") path += `[${String(key)}]`;
       else if (/^[A-Za-z_$][\w$]*$/.test(key)) path += `.${key}`;
       else path += `[${JSON.stringify(key)}]`;
     }

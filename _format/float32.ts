@@ -1,8 +1,6 @@
 // Copyright 2026 the @x/msgpackr authors. MIT license.
 // This module is browser compatible.
 
-import { LITTLE_ENDIAN } from "./float_bytes.ts";
-
 /**
  * Values of the `useFloat32` option (docs/wire-format.md, "Float32 modes").
  *
@@ -54,7 +52,7 @@ for (let exponent = 0; exponent < 256; exponent++) {
 }
 
 const scratchFloat = new Float32Array(1);
-const scratchBytes = new Uint8Array(scratchFloat.buffer);
+const scratchBits = new Uint32Array(scratchFloat.buffer);
 
 /**
  * Rounds a float32 value to its significant decimal digits: the same rounding a decoder with
@@ -74,9 +72,7 @@ const scratchBytes = new Uint8Array(scratchFloat.buffer);
  */
 export function roundFloat32(float32Number: number): number {
   scratchFloat[0] = float32Number;
-  // the float32's 8-bit biased exponent: bits 30..23, across its two most significant bytes
-  const high = LITTLE_ENDIAN ? scratchBytes[3]! : scratchBytes[0]!;
-  const next = LITTLE_ENDIAN ? scratchBytes[2]! : scratchBytes[1]!;
-  const multiplier = DECIMAL_MULTIPLIERS[((high & 0x7f) << 1) | (next >> 7)]!;
+  // indexed by the float32's 8-bit biased exponent: bits 30..23 (the same in either byte order)
+  const multiplier = DECIMAL_MULTIPLIERS[(scratchBits[0]! >>> 23) & 0xff]!;
   return ((multiplier * float32Number + (float32Number > 0 ? 0.5 : -0.5)) >> 0) / multiplier;
 }

@@ -10,18 +10,11 @@ export const ARRAY_BUFFER_CODE = 0x10;
 export const DATA_VIEW_CODE = 0x11;
 
 /** A constructor of one of the typed array classes of the extension. */
-export type TypedArrayConstructor =
-  | Int8ArrayConstructor
-  | Uint8ArrayConstructor
-  | Uint8ClampedArrayConstructor
-  | Int16ArrayConstructor
-  | Uint16ArrayConstructor
-  | Int32ArrayConstructor
-  | Uint32ArrayConstructor
-  | Float32ArrayConstructor
-  | Float64ArrayConstructor
-  | BigInt64ArrayConstructor
-  | BigUint64ArrayConstructor;
+export type TypedArrayConstructor = {
+  new (buffer: ArrayBuffer): ArrayBufferView;
+  readonly BYTES_PER_ELEMENT: number;
+  readonly name: string;
+};
 
 /** Typed array classes by code byte 0..10, in msgpackr's order. */
 export const TYPED_ARRAYS: readonly TypedArrayConstructor[] = [

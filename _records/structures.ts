@@ -93,11 +93,9 @@ export class StructureEncoder {
     onReplaced: (shared: Structure[]) => void,
   ) {
     this.sequential = options.sequential;
-    const maxShared = options.maxSharedStructures;
+    const maxShared = this.maxShared = options.maxSharedStructures;
     if (maxShared > 8160) throw new RangeError("Maximum maxSharedStructure is 8160");
-    const maxOwn = options.maxOwnStructures;
-    this.maxShared = maxShared;
-    this.maxOwn = maxOwn;
+    const maxOwn = this.maxOwn = options.maxOwnStructures;
     this.twoByte = maxShared > 32 || maxOwn + maxShared > 64;
     this.sharedLimitId = maxShared + 0x40;
     this.maxStructureId = maxShared + maxOwn + 0x40;
@@ -111,7 +109,7 @@ export class StructureEncoder {
     this.shared = table;
     markSharedLength(table);
     this.uninitialized = !options.structures && this.getStructures !== null;
-    this.lastSavedLength = this.shared.length;
+    this.lastSavedLength = table.length;
   }
 
   /** Replaces the shared table (loaded, or merged from `isCompatible`). */
@@ -135,20 +133,17 @@ export class StructureEncoder {
       );
     }
     if (this.shapes === null || sharedLength < this.treeSharedLength) {
-      const known = this.reentrantDepth && this.saveStructures
-        ? Math.min(sharedLength, this.lastSavedLength)
-        : sharedLength;
-      this.rebuildTree(known);
+      const nestedWithSave = this.reentrantDepth && this.saveStructures;
+      this.rebuildTree(
+        nestedWithSave ? Math.min(sharedLength, this.lastSavedLength) : sharedLength,
+      );
       if (!this.reentrantDepth) this.lastSavedLength = sharedLength;
     } else if (sharedLength > this.treeSharedLength) {
       // another Packr sharing this array appended shapes: learn them
-      for (let i = this.treeSharedLength; i < sharedLength; i++) this.#addShared(i);
-      this.treeSharedLength = sharedLength;
+      this.#learn(this.treeSharedLength, sharedLength);
       if (!this.reentrantDepth) this.lastSavedLength = sharedLength;
     }
-    if (!this.sequential || !(this.nextId >= sharedLength + 0x40)) {
-      this.nextId = sharedLength + 0x40;
-    }
+    this.#resetNextId(sharedLength);
     if (!this.reentrantDepth) {
       this.hasSharedUpdate = false;
       this.pending = null;
@@ -158,16 +153,28 @@ export class StructureEncoder {
   /** Rebuilds the tree from the first `count` shared structures. */
   rebuildTree(count: number): void {
     this.shapes = new ShapeTree(createKeyShape, false);
-    for (let i = 0; i < count; i++) this.#addShared(i);
-    this.treeSharedLength = count;
+    this.#learn(0, count);
   }
 
-  #addShared(index: number): void {
-    const keys = this.shared[index];
-    if (!keys) return;
+  /** Enters shared structures `from`..`to` into the tree. */
+  #learn(from: number, to: number): void {
+    for (let i = from; i < to; i++) if (this.shared[i]) this.#place(this.shared[i], i + 0x40, true);
+    this.treeSharedLength = to;
+  }
+
+  /** Gives the node of `keys` the id `recordId`, unless it has one and `always` is false. */
+  #place(keys: Structure, recordId: number, always: boolean): KeyShape | null {
     const node = this.nodeFor(keys);
-    node.recordId = index + 0x40;
+    if (node.recordId && !always) return null;
+    node.recordId = recordId;
     node.keys = keys;
+    return node;
+  }
+
+  /** The next id after `sharedLength` shared ones; sequential mode keeps a higher one. */
+  #resetNextId(sharedLength: number): void {
+    const first = sharedLength + 0x40;
+    this.nextId = this.sequential ? Math.max(this.nextId, first) : first;
   }
 
   /** The node of a key sequence, made as needed (in a tree there is: a pack has begun). */
@@ -243,18 +250,13 @@ export class StructureEncoder {
     if (this.shapes === null) this.rebuildTree(sharedLength);
     for (let i = 0; i < toPromote.length && sharedLength < this.maxShared; i++) {
       const keys = toPromote[i];
-      const node = this.nodeFor(keys);
-      if (node.recordId) continue;
-      node.recordId = sharedLength + 0x40;
-      node.keys = keys;
+      if (this.#place(keys, sharedLength + 0x40, false) === null) continue;
       this.shared[sharedLength++] = keys;
       this.hasSharedUpdate = true;
     }
     markSharedLength(this.shared);
     this.treeSharedLength = sharedLength;
-    if (!this.sequential || !(this.nextId >= sharedLength + 0x40)) {
-      this.nextId = sharedLength + 0x40;
-    }
+    this.#resetNextId(sharedLength);
   }
 
   /**
@@ -287,7 +289,7 @@ export class StructureEncoder {
       ownIds: this.ownQueue.map((node) => node.recordId),
       hiddenShared: [],
       transitionsCount: this.transitionsCount,
-      pendingLength: this.pending ? this.pending.length : 0,
+      pendingLength: this.pending?.length ?? 0,
     };
     for (const node of this.ownQueue) node.recordId = 0;
     this.ownQueue = [];
@@ -295,10 +297,8 @@ export class StructureEncoder {
       // shared shapes the outer pack made so far are not saved yet: the nested buffer must not
       // reference them
       for (let i = this.lastSavedLength; i < this.shared.length; i++) {
-        const keys = this.shared[i];
-        if (!keys) continue;
-        const node = this.nodeFor(keys);
-        if (node.recordId === i + 0x40) {
+        const node = this.shared[i] && this.nodeFor(this.shared[i]);
+        if (node?.recordId === i + 0x40) {
           saved.hiddenShared.push([node, i + 0x40]);
           node.recordId = 0;
         }
@@ -327,18 +327,12 @@ export class StructureEncoder {
       this.rebuildTree(this.shared.length);
       for (let i = 0; i < saved.ownQueue.length; i++) {
         const keys = saved.ownQueue[i].keys;
-        if (!keys) continue;
-        const node = this.nodeFor(keys);
-        if (!node.recordId) {
-          node.recordId = saved.ownIds[i];
-          node.keys = keys;
-          saved.ownQueue[i] = node;
-        }
+        const node = keys && this.#place(keys, saved.ownIds[i], false);
+        if (node) saved.ownQueue[i] = node;
       }
     }
     this.ownQueue = saved.ownQueue;
-    const sharedLength = this.shared.length;
-    this.nextId = !(saved.nextId >= sharedLength + 0x40) ? sharedLength + 0x40 : saved.nextId;
+    this.nextId = Math.max(saved.nextId, this.shared.length + 0x40);
     this.nextOwnId = saved.nextOwnId;
     this.transitionsCount += saved.transitionsCount;
   }

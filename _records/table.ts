@@ -130,9 +130,8 @@ export class RecordTable {
   replaceShared(structures: Structure[]): void {
     markSharedLength(structures);
     this.shared = structures;
-    this.#syncedShared = structures;
-    this.#syncedLength = structures.length;
-    dropTypes(this.types, true);
+    this.#syncedShared = null;
+    this.syncShared();
     // a slot this message redefined keeps its definition; undoing it now lands on the new table
     dropTypes(this.#undoTypes, true);
   }
@@ -148,8 +147,7 @@ export class RecordTable {
     if (shared === null) return undefined;
     const keys = shared[slot];
     const twoByte = slot >= 32 && slot < 64 && shared.length > 32;
-    if (keys == null && !twoByte) return undefined;
-    if (keys != null && !Array.isArray(keys)) return undefined;
+    if (keys == null ? !twoByte : !Array.isArray(keys)) return undefined;
     const type = this.#createType(keys ?? null, twoByte, true);
     this.types[slot] = type;
     return type;
