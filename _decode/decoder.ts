@@ -67,10 +67,10 @@ import {
   cachedStringMiss,
   ENTRY_HASH_A,
   ENTRY_HASH_B,
-  holds,
   keyCache,
   restMatches,
   valueCache,
+  valueHit,
 } from "../_strings/string_cache.ts";
 import {
   closeInputWindow,
@@ -342,7 +342,7 @@ export function read(): unknown {
       const last = length >= 4 ? view.getInt32(start + length - 4, true) : 0;
       const salt = length > 8 ? view.getInt32(start + 4, true) ^ length : length;
       const entry = valueEntry(first, last, salt);
-      return holds(valueCache, entry, src, view, start, length, first, last)
+      return valueHit(entry, length, first, last, salt, view, start)
         ? VALUE_STRINGS[entry]
         : cachedStringMiss(valueCache, entry, src, start, length, first, last);
     }
@@ -551,11 +551,11 @@ function otherString(start: number, end: number): string {
 const VALUE_CACHE_MAX = valueCache.maxBytes;
 // A short fixstr in an input with a view (`read`, so every string field of a record, and
 // `readStringElements`) is looked up here rather than by `cachedString`: its words read through
-// the view (one load a word instead of four), the entry from `valueEntry`, then the caches' one
-// hit test (`holds`, layout in `_strings/string_cache.ts`), and the miss sent on to
-// `cachedStringMiss`. Both engines inline `valueEntry`, `holds` and its `restMatches` there, and
-// the word loads are three lines at each site; neither engine keeps a function with all of it
-// inlined into `read` (JavaScriptCore's FTL finds it too large, and V8's budget for `read` is
+// the view (one load a word instead of four), the entry from `valueEntry`, then the value cache's
+// one hit test (`valueHit`, layout in `_strings/string_cache.ts`), and the miss sent on to
+// `cachedStringMiss`. Both engines inline `valueEntry` and `valueHit` there, and the word loads
+// are three lines at each site; neither engine keeps a function with all of it inlined into `read`
+// (JavaScriptCore's FTL finds it too large, and V8's budget for `read` is
 // spent on `readString` first). The hash's constants are copied into this module: V8 does not
 // treat imported bindings as the constants they are, and a hash over them costs more than a call.
 // Chosen by measurement: npm run bench:paired:deno / :bun (strings2.json, 1,000 log events).
@@ -655,7 +655,7 @@ function readStringElements(array: unknown[], count: number): void {
       const last = length >= 4 ? dv!.getInt32(at - 4, true) : 0;
       const salt = length > 8 ? dv!.getInt32(start + 4, true) ^ length : length;
       const entry = valueEntry(first, last, salt);
-      array[i] = holds(valueCache, entry, bytes, dv, start, length, first, last)
+      array[i] = valueHit(entry, length, first, last, salt, dv!, start)
         ? VALUE_STRINGS[entry]
         : cachedStringMiss(valueCache, entry, bytes, start, length, first, last);
     } else {

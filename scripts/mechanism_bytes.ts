@@ -129,6 +129,7 @@ const MECHANISMS: readonly Mechanism[] = [
         module: DECODER,
         names: ["VALUE_SHIFT", "VALUE_HASH_A", "VALUE_HASH_B", "VALUE_STRINGS", "valueEntry"],
       },
+      { module: CACHE, names: ["VALUE_LENGTHS", "VALUE_WORDS", "VALUE_STRIDE", "valueHit"] },
       { module: DECODER, within: "read", nodes: ["if (length > 0 && length <= VALUE_CACHE_MAX"] },
       {
         module: DECODER,
