@@ -555,9 +555,9 @@ const VALUE_CACHE_MAX = valueCache.maxBytes;
 // one hit test (`valueHit`, layout in `_strings/string_cache.ts`), and the miss sent on to
 // `cachedStringMiss`. Both engines inline `valueEntry` and `valueHit` there, and the word loads
 // are three lines at each site; neither engine keeps a function with all of it inlined into `read`
-// (JavaScriptCore's FTL finds it too large, and V8's budget for `read` is
-// spent on `readString` first). The hash's constants are copied into this module: V8 does not
-// treat imported bindings as the constants they are, and a hash over them costs more than a call.
+// (JavaScriptCore's FTL finds it too large, and V8's budget for `read` is spent on `readString`
+// first). The hash's constants are copied into this module: V8 does not treat imported bindings
+// as the constants they are, and a hash over them costs more than a call.
 // Chosen by measurement: npm run bench:paired:deno / :bun (strings2.json, 1,000 log events).
 const VALUE_SHIFT = valueCache.shift;
 const VALUE_HASH_A = ENTRY_HASH_A;
@@ -1506,8 +1506,7 @@ export function decodeOne(
   start: number,
   end: number,
 ): unknown {
-  if (session.decoding) return withSavedState(() => run(ctx, bytes, start, end, false, undefined));
-  return run(ctx, bytes, start, end, false, undefined);
+  return decode(ctx, bytes, start, end, false, undefined);
 }
 
 /** Before a decode that no other decode is running around (whoever runs inside it). */
@@ -1556,10 +1555,20 @@ export function decodeMany(
   end: number,
   forEach?: (value: unknown, start: number, end: number) => unknown,
 ): unknown[] | undefined {
-  const values = session.decoding
-    ? withSavedState(() => run(ctx, bytes, start, end, true, forEach))
-    : run(ctx, bytes, start, end, true, forEach);
-  return values as unknown[] | undefined;
+  return decode(ctx, bytes, start, end, true, forEach) as unknown[] | undefined;
+}
+
+/** `run`, inside `withSavedState` when another decode is running around it. */
+function decode(
+  ctx: DecodeContext,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  many: boolean,
+  forEach: ((value: unknown, start: number, end: number) => unknown) | undefined,
+): unknown {
+  if (!session.decoding) return run(ctx, bytes, start, end, many, forEach);
+  return withSavedState(() => run(ctx, bytes, start, end, many, forEach));
 }
 
 /**

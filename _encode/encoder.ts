@@ -1435,8 +1435,9 @@ interface OrderedEntry {
 /**
  * A Map's entries (or a Set's, each element its own value) as a Map in canonical order (a Map
  * keeps the order its entries are set in): number and bigint keys first, by value (a number
- * before an equal bigint, NaN last); then string keys by UTF-16 code units, the order of `Object.keys(o).sort()` (so an object and a Map of the same string
- * keys give the same bytes, and `@msgpack/msgpack`'s `sortKeys` the same order); then every other
+ * before an equal bigint, NaN last); then string keys by UTF-16 code units, the order of
+ * `Object.keys(o).sort()` (so an object and a Map of the same string keys give the same bytes,
+ * and `@msgpack/msgpack`'s `sortKeys` the same order); then every other
  * key (booleans, null, undefined, objects) by its canonical bytes, two keys of equal bytes by
  * their values' bytes. Those bytes come from packs of their own with this pack's context
  * (`packWith` saves this pack's state), made only for such keys.
@@ -1724,7 +1725,7 @@ export interface EncoderFeatures {
   encodeBigIntPayload: (value: bigint) => Uint8Array;
   /** `useFloat32: DECIMAL_FIT` (see {@linkcode keepsDecimals}). */
   keepsDecimals: (value: number, bytes: Uint8Array, at: number) => boolean;
-  /** `canonical`: a Map's or a Set's entries in canonical order (see {@linkcode canonicalEntries}). */
+  /** `canonical`: a Map's or a Set's entries in canonical order ({@linkcode canonicalEntries}). */
   canonicalEntries: (pairs: Iterable<[unknown, unknown]>) => Map<unknown, unknown>;
 }
 

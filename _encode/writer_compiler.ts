@@ -15,13 +15,8 @@ import {
   generatedCount,
   generateFunction,
 } from "../_core/code_cache.ts";
+import { wordAt } from "../_core/bytes.ts";
 import { installWriterCompiler, type ObjectWriter, type WriterHelpers } from "./encoder.ts";
-
-/** Little-endian 32-bit word of `bytes` at `offset`. */
-function wordAt(bytes: Uint8Array, offset: number): number {
-  return bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16) |
-    (bytes[offset + 3] << 24);
-}
 
 /** The calls that write a key's encoded bytes: 16 bytes at a time, the rest in one call. */
 function keyCall(bytes: Uint8Array): string {

@@ -124,12 +124,12 @@ export class ShapeTree<Node extends KeyNode<Node>> {
 
   /**
    * The child of `shape` for `key` (it becomes `hot`), made if new; `null` when a bounded tree
-   * has none and makes none now (a first sighting of a further child, or a full tree). For a key
-   * that is not the `hot` child's: the codecs test that first, inline, so the common step costs
-   * no call.
+   * has none and makes none now (a first sighting of a further child, or a full tree). The codecs'
+   * hot paths test the `hot` child inline first, so the common step costs no call.
    */
   step(shape: Node, key: string): Node | null {
     const hot = shape.hot;
+    if (hot !== null && hot.key === key) return hot;
     let child = hot === null ? undefined : shape.children?.get(key);
     if (child === undefined) {
       if (this.#bounded) {

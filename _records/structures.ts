@@ -181,7 +181,7 @@ export class StructureEncoder {
   nodeFor(keys: readonly string[]): KeyShape {
     const shapes = this.shapes!;
     let node = shapes.root;
-    for (const key of keys) node = node.hot?.key === key ? node.hot : shapes.step(node, key)!;
+    for (const key of keys) node = shapes.step(node, key)!; // unbounded: always a node
     return node;
   }
 
